@@ -1,0 +1,1 @@
+"""Reference bots, the policy interface they are written against, and (later) the bot SDK."""

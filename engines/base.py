@@ -1,0 +1,270 @@
+"""The interface every game engine implements.
+
+A game is described once by a frozen :class:`GameInfo` and implemented as a
+:class:`Game` (the rules, configuration and state factory) and a :class:`State`
+(one position). The shape follows OpenSpiel's pure-Python games and
+python-chess: integer actions, ``legal_actions()`` / ``apply_action()``, a fast
+path that trusts its input (for engines, solvers and the referee's own
+replays) and checked paths (``apply_checked``, ``apply_notation``) for anything
+that came from a bot, which raise a specific :class:`ActionError` and leave the
+state unchanged.
+
+Players are numbered ``0 .. num_players - 1``. ``current_player()`` returns a
+player number, :data:`CHANCE` while the game waits for a chance outcome, or
+:data:`TERMINAL` once it is over. Chance is explicit (``chance_outcomes()``,
+as in OpenSpiel), so a referee can draw it from a seeded generator
+(:func:`resolve_chance`) and a solver can enumerate it.
+
+Engines import nothing outside the standard library and do no I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class EngineError(ValueError):
+    """Base of every error an engine raises for bad input."""
+
+
+class ActionError(EngineError):
+    """An action that cannot be applied; the state is unchanged."""
+
+
+class MalformedActionError(ActionError):
+    """The action is not an action of this game at all (wrong type, unparsable text)."""
+
+
+class IllegalActionError(ActionError):
+    """The action is well formed but not legal in this position."""
+
+
+class ConfigError(EngineError):
+    """A game configuration that the game does not accept."""
+
+
+class StateFormatError(EngineError):
+    """A serialised state that does not describe a valid position."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared once: the registry and the platform read it."""
+
+    name: str
+    title: str
+    rules_version: str
+    min_players: int
+    max_players: int
+    has_chance: bool
+    has_hidden_information: bool
+    #: Upper bound on the number of actions in one game (chance included).
+    max_game_length: int
+    #: Number of distinct action ids; every action is an int in ``range(num_distinct_actions)``.
+    num_distinct_actions: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` lists the winning players (empty for a draw for everyone);
+    ``reason`` is a short machine-readable word (``"capture"``, ``"colour"``,
+    ``"no_moves"`` ...); ``returns`` holds one number per player; ``stats`` one
+    JSON-ready dict per player.
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    returns: tuple[float, ...]
+    stats: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
+
+    @property
+    def winner(self) -> int | None:
+        """Return the single winner, or None when there is none or several."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the outcome as a JSON-ready dict."""
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "returns": list(self.returns),
+            "stats": [dict(s) for s in self.stats],
+        }
+
+
+class State(ABC):
+    """One position of a game. Mutable: ``apply_action`` changes it in place."""
+
+    game: Game
+
+    # -- whose turn ---------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """Return the player to act, :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        """Return True once the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """Return True while the game waits for a chance outcome."""
+        return self.current_player() == CHANCE
+
+    # -- actions ------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Return the legal actions of the player to act (a new list; empty when terminal)."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply a trusted action (fast path: no validation)."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Return ``(action, probability)`` pairs at a chance node."""
+        raise EngineError(f"{self.game.info.name} has no chance node here")
+
+    def apply_checked(self, action: object) -> None:
+        """Apply an action from an untrusted source.
+
+        Raises :class:`MalformedActionError` for something that is not an action
+        id and :class:`IllegalActionError` for an action that is not legal now;
+        in both cases the state is unchanged and the message lists what was legal.
+        """
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: no action is legal")
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise MalformedActionError(
+                f"an action must be an integer, not {type(action).__name__} {action!r}; "
+                f"legal now: {self._describe_legal()}"
+            )
+        legal = self.legal_actions()
+        if action not in legal:
+            if 0 <= action < self.game.info.num_distinct_actions:
+                what = f"{self.action_to_string(action)} (action {action})"
+            else:
+                what = f"action {action} (out of range 0..{self.game.info.num_distinct_actions - 1})"
+            raise IllegalActionError(f"{what} is not legal now; legal now: {self._describe_legal(legal)}")
+        self.apply_action(action)
+
+    def apply_notation(self, text: object) -> int:
+        """Parse ``text`` in the game's notation, apply it checked, and return the action id."""
+        action = self.parse_action(text)
+        self.apply_checked(action)
+        return action
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Return the human-readable notation of ``action`` in this position."""
+
+    @abstractmethod
+    def parse_action(self, text: object) -> int:
+        """Return the action id that ``text`` names in this position.
+
+        Raises :class:`MalformedActionError` when ``text`` is not notation of this
+        game, :class:`IllegalActionError` when it names an action that is not legal.
+        """
+
+    def _describe_legal(self, legal: Sequence[int] | None = None, limit: int = 40) -> str:
+        legal = self.legal_actions() if legal is None else legal
+        if not legal:
+            return "nothing"
+        names = [self.action_to_string(a) for a in legal[:limit]]
+        more = f" and {len(legal) - limit} more" if len(legal) > limit else ""
+        return ", ".join(names) + more
+
+    # -- results --------------------------------------------------------------
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Return each player's return (all zero until the game is over)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """Return how the game ended, or None while it goes on."""
+
+    # -- views ----------------------------------------------------------------
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """Return a JSON-ready dict with exactly what ``player`` may see."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """Return a text drawing of the position."""
+
+    def __str__(self) -> str:
+        return self.render()
+
+    # -- copies ---------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> State:
+        """Return an independent copy."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Return the whole state (hidden parts included) as a JSON-ready dict."""
+
+    @property
+    @abstractmethod
+    def history(self) -> list[int]:
+        """Return every action applied so far, chance outcomes included (a copy)."""
+
+
+class Game(ABC):
+    """A game's rules: its description, configuration and initial states."""
+
+    info: ClassVar[GameInfo]
+    #: Default configuration; ``new_initial_state(config=...)`` overrides keys of it.
+    default_config: ClassVar[Mapping[str, Any]] = {}
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        self.config = self.validate_config(config or {})
+
+    def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the full configuration, or raise :class:`ConfigError`."""
+        if not isinstance(config, Mapping):
+            raise ConfigError(f"config must be a mapping, not {type(config).__name__}")
+        unknown = sorted(set(config) - set(self.default_config))
+        if unknown:
+            known = ", ".join(sorted(self.default_config)) or "none"
+            raise ConfigError(f"unknown config key(s) {', '.join(map(str, unknown))}; known: {known}")
+        return {**self.default_config, **config}
+
+    @abstractmethod
+    def new_initial_state(
+        self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
+    ) -> State:
+        """Return the starting position; the same seed and config give the same game."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Return the state that :meth:`State.to_json` described, or raise :class:`StateFormatError`."""
+
+    def check_num_players(self, num_players: int | None) -> int:
+        """Return the player count to use, or raise :class:`ConfigError`."""
+        info = self.info
+        if num_players is None:
+            return info.min_players
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise ConfigError(f"num_players must be an integer, not {num_players!r}")
+        if not info.min_players <= num_players <= info.max_players:
+            raise ConfigError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {num_players}")
+        return num_players
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.info.name} rules {self.info.rules_version}>"
+
+
+def resolve_chance(state: State, rng: random.Random) -> int:
+    """Draw one chance outcome with ``rng``, apply it, and return the action."""
+    outcomes = state.chance_outcomes()
+    action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    state.apply_action(action)
+    return action

@@ -1,0 +1,8 @@
+"""Watch by Derick Green: the engine and its series-scoring scheme."""
+
+from __future__ import annotations
+
+from engines.watch.game import INFO, WatchGame, WatchState
+from engines.watch.scoring import GameRecord, SeriesScore, score_series
+
+__all__ = ["INFO", "GameRecord", "SeriesScore", "WatchGame", "WatchState", "score_series"]

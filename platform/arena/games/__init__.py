@@ -1,0 +1,1 @@
+"""Games: the engines the platform knows, and the local series demo."""

@@ -1,0 +1,7 @@
+"""URL routes; the web issue fills them."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
