@@ -323,7 +323,10 @@ class WatchState(State):
                     )
                 wanted = "w" if phase == "white_pawn" else "b"
                 if letter != wanted:
-                    raise IllegalActionError(f"{raw!r}: it is the {PAWN_NAMES[wanted == 'b']} pawn's turn to be placed")
+                    raise IllegalActionError(
+                        f"{raw!r}: it is the {PAWN_NAMES[wanted == 'b']} pawn's turn to be placed; "
+                        f"legal now: {self._describe_legal()}"
+                    )
                 return self._legal_or_raise(PAWN_BASE + (letter == "b") * NUM_SQUARES + square, raw)
             colour = COLOUR_LOOKUP.get(_colour_key(piece))
             if colour is None:
@@ -428,7 +431,8 @@ class WatchState(State):
             "dress": "dressing the board",
             "white_pawn": "White to place",
             "black_pawn": "Black to place",
-            "move": f"{PAWN_NAMES[self.current_player()].capitalize()} to move",
+            # Not current_player(): this dict is built even once the game is over.
+            "move": f"{PAWN_NAMES[(self.ply - FIRST_MOVE_PLY) & 1].capitalize()} to move",
         }.get(self.phase)
         if status is None:
             status = f"{PAWN_NAMES[self.winner].capitalize()} won ({self.reason})"
