@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import engines  # noqa: E402
-from engines.watch.game import NEIGHBOURS, RAYS, TILE_COUNTS  # noqa: E402
+import engines
+from engines.watch.game import NEIGHBOURS, RAYS, TILE_COUNTS
 
 
 def bare_loop_game(rng: random.Random) -> tuple[int, int]:
@@ -139,7 +139,8 @@ def main() -> None:
     print("| loop | games/s | decisions/s | legal actions enumerated per game | games/s vs bare loop |")
     print("|---|---:|---:|---:|---:|")
     for name, (games_per_s, decisions_per_s, enumerated) in rows:
-        print(f"| {name} | {games_per_s:,.0f} | {decisions_per_s:,.0f} | {enumerated:,.0f} | {games_per_s / bare:.2f}x |")
+        ratio = games_per_s / bare
+        print(f"| {name} | {games_per_s:,.0f} | {decisions_per_s:,.0f} | {enumerated:,.0f} | {ratio:.2f}x |")
     if args.solver_games:
         times = solver_decision_times(args.solver_games)
         print(f"\nSolver time per decision, {args.solver_games} solver-v-solver games:\n")
