@@ -1,0 +1,4 @@
+from bots.sdk import run
+from bots.watch.solver import SolverPolicy
+
+run(SolverPolicy)

@@ -1,0 +1,162 @@
+"""Benchmark: the match runner, sandboxed and plain, beside a bare JSON echo between two processes.
+
+Run: ``.venv/bin/python tests/benchmarks/runner_speed.py`` (as root, where the
+sandbox gets its own uid and cgroups; ``--series 20`` for a quicker run). It
+pins itself and its children to one core and prints Markdown tables:
+
+* start-up of a trivial SDK bot, from process start to its first answer,
+  plain and sandboxed;
+* the bare yardstick: a parent writes a Watch request line (a real
+  mid-dressing request, about 2 kB) to a child Python that parses it and
+  answers ``{"action": ...}``; median round trip;
+* the referee's cost per decision in steady state, sandboxed and plain:
+  one long series of 40 games between trivial SDK bots, wall time less the
+  start-up and shutdown, divided by the decisions; and its ratio to the echo;
+* 4-game Watch series per second between two trivial sandboxed bots,
+  start-up and teardown of both sandboxes included.
+
+Figures and the command are recorded in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import engines  # noqa: E402
+from workers.botpkg import load_bot_package  # noqa: E402
+from workers.referee import SeriesSpec, TimeControl, run_series  # noqa: E402
+from workers.sandbox import Limits, python_bot_command, shared_staging, start_bot  # noqa: E402
+
+TRIVIAL_BOT = "from bots.sdk import run\nrun(lambda observation, legal_actions: legal_actions[0])\n"
+ECHO_CHILD = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    request = json.loads(line)\n"
+    "    sys.stdout.write(json.dumps({'action': request['legal_actions'][0]}) + '\\n')\n"
+    "    sys.stdout.flush()\n"
+)
+
+
+def trivial_package(work: Path):  # type: ignore[no-untyped-def]
+    bot = work / "trivial"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "trivial"\nentry = "main.py"\n')
+    (bot / "main.py").write_text(TRIVIAL_BOT)
+    return load_bot_package(bot, work)
+
+
+def sample_request() -> bytes:
+    """Return a real request line from the middle of the dressing phase."""
+    state = engines.get("watch").new_initial_state()
+    for _ in range(12):
+        state.apply_action(state.legal_actions()[0])
+    request = {
+        "type": "request",
+        "game_index": 0,
+        "ply": 12,
+        "observation": state.observation(0),
+        "legal_actions": state.legal_actions(),
+        "clock": {"decision_ms": 2000, "bank_ms": [60000.0, 60000.0]},
+    }
+    return json.dumps(request, separators=(",", ":")).encode() + b"\n"
+
+
+def echo_round_trip_us(rounds: int) -> float:
+    """Return the median round trip of a request line through a plain child Python, in µs."""
+    child = subprocess.Popen(
+        ["/usr/bin/python3", "-c", ECHO_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert child.stdin is not None
+    assert child.stdout is not None
+    line = sample_request()
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        child.stdin.write(line)
+        child.stdout.readline()
+        times.append((time.perf_counter() - started) * 1e6)
+    child.stdin.close()
+    child.wait()
+    return statistics.median(times[rounds // 10 :])
+
+
+def startup_ms(package, mode: str, repeats: int) -> float:  # type: ignore[no-untyped-def]
+    """Return the median time from starting the bot to its first answer, in ms."""
+    staging = shared_staging()
+    bot_dir = staging.add_bot(package.directory, package.sha256)
+    start = {"type": "start", "protocol": 1, "game": "watch", "rules_version": "1", "player": 0, "num_players": 2,
+             "games": 2, "seed": 1, "config": {}, "time_control": {}}  # fmt: skip
+    messages = json.dumps(start).encode() + b"\n" + sample_request()
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        bot = start_bot(
+            python_bot_command("main.py"), bot_dir, runtime_dir=staging.runtime, limits=Limits(), slot=0, mode=mode
+        )
+        assert bot.popen.stdin is not None
+        assert bot.popen.stdout is not None
+        bot.popen.stdin.write(messages)
+        bot.popen.stdin.flush()
+        bot.popen.stdout.readline()
+        times.append((time.perf_counter() - started) * 1000)
+        bot.kill()
+    return statistics.median(times)
+
+
+def steady_decision_us(package, mode: str) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    """Return the referee's wall time per decision over a 40-game series, start-up excluded, in µs."""
+    spec = SeriesSpec(bots=[package, package], games=40, sandbox=mode, time_control=TimeControl(bank_ms=600_000))
+    document = run_series(spec)
+    decisions = sum(len(g["actions"]) for g in document["games"])
+    short = run_series(SeriesSpec(bots=[package, package], games=2, sandbox=mode))
+    short_decisions = sum(len(g["actions"]) for g in short["games"])
+    # The 2-game series costs the same start-up and shutdown: the difference is pure decisions.
+    per_decision = (document["wall_seconds"] - short["wall_seconds"]) / (decisions - short_decisions)
+    return per_decision * 1e6, decisions
+
+
+def series_per_second(package, mode: str, count: int) -> float:  # type: ignore[no-untyped-def]
+    """Return how many 4-game series run per second, everything included."""
+    started = time.perf_counter()
+    for seed in range(count):
+        run_series(SeriesSpec(bots=[package, package], games=4, seed=seed, sandbox=mode))
+    return count / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--series", type=int, default=40, help="4-game series to time per mode")
+    parser.add_argument("--rounds", type=int, default=3000, help="echo round trips")
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    print(f"Python {sys.version.split()[0]}, uid {os.geteuid()}, one core; bots on /usr/bin/python3\n")
+    with tempfile.TemporaryDirectory() as work:
+        package = trivial_package(Path(work))
+        echo = echo_round_trip_us(args.rounds)
+        rows = []
+        for mode in ("bwrap", "none"):
+            start = startup_ms(package, mode, 15)
+            decision, decisions = steady_decision_us(package, mode)
+            rate = series_per_second(package, mode, args.series)
+            rows.append((mode, start, decision, decisions, rate))
+    print(f"Bare JSON echo round trip (request line {len(sample_request())} bytes): {echo:.0f} µs median\n")
+    print("| runner | bot start-up to first answer | referee per decision | vs echo | 4-game series/s |")
+    print("|---|---:|---:|---:|---:|")
+    for mode, start, decision, _, rate in rows:
+        name = "sandboxed (bwrap, cgroup, seccomp)" if mode == "bwrap" else "plain processes (--no-sandbox)"
+        print(f"| {name} | {start:.1f} ms | {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""Tries the platform's settings, database credentials, host secrets and the referee's cwd. Reports, then plays."""
+
+import os
+import sys
+
+from bots.sdk import run
+
+
+def report(probe, outcome):
+    print(f"HOSTILE {probe}: {outcome}", file=sys.stderr, flush=True)
+
+
+def attempt(probe, action):
+    try:
+        result = action()
+    except Exception as exc:
+        report(probe, f"{type(exc).__name__}: {exc}")
+    else:
+        report(probe, f"OK {result!r}"[:2000])
+
+
+def read(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+for path in (
+    "/work/main/platform/arena/settings.py",
+    "/work/main/.env",
+    "/etc/postgresql/15/main/pg_hba.conf",
+    "/etc/shadow",
+    "/etc/passwd",
+    "/root/.pgpass",
+    "/root/.bash_history",
+    "/proc/1/cwd/manage.py",
+    "/proc/1/root/work/main/platform/arena/settings.py",
+):
+    attempt(f"read {path}", lambda path=path: read(path))
+for path in ("/work", "/etc/postgresql", "/root", "/home", "/proc/1/cwd", "/proc/1/root", "/etc"):
+    attempt(f"list {path}", lambda path=path: sorted(os.listdir(path)))
+attempt("cwd", os.getcwd)
+attempt("fds", lambda: sorted(os.listdir("/proc/self/fd")))
+attempt("mounts", lambda: [line.split()[4] for line in read("/proc/self/mountinfo").splitlines()])
+
+run(lambda observation, legal_actions: legal_actions[0])

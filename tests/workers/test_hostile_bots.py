@@ -1,0 +1,307 @@
+"""Hostile bots that abuse resources or the protocol, run through the real sandbox.
+
+Each test runs a two-game series between a bot from ``hostile/`` (player 0,
+so it gets the first request) and a well-behaved opponent, and asserts the
+forfeit reason the referee records (or that the series completes when the
+sandbox simply refuses the abuse). The ``arena`` fixture (conftest.py) checks
+the host after every series: no process of the bots' uids left running, no
+cgroup left, the referee's canary secret nowhere in the result.
+docs/sandbox.md maps each bot to the sandbox layer it tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import workers.referee
+import workers.sandbox
+from workers.referee import CRASH, DECISION_TIMEOUT, LINE_TOO_LONG, TIME_BANK, Referee, TimeControl
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+# -- processes and threads ------------------------------------------------------------------
+def test_fork_bomb_is_capped_by_the_pids_limit_and_times_out(arena) -> None:
+    series = arena.play("fork_bomb", time_control=arena.short)
+    series.assert_forfeit(DECISION_TIMEOUT)
+    assert "Resource temporarily unavailable" in series.reports()["fork"]  # EAGAIN: the pids cgroup said no
+
+
+def test_thread_bomb_gets_fewer_threads_than_the_pids_limit_and_plays_on(arena) -> None:
+    series = arena.play("thread_bomb")
+    series.assert_completed()
+    outcome = series.reports()["threads"]
+    assert "can't start new thread" in outcome
+    assert 0 < int(outcome.split()[0]) < arena.limits.pids
+
+
+def test_a_daemon_left_behind_dies_with_the_series(arena) -> None:
+    series = arena.play("daemon")
+    series.assert_completed()
+    assert "left behind" in series.reports()["daemon"]
+    # arena.play has checked that no process of the bot's uid survived.
+
+
+# -- memory ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bot", ["memory_heap", "memory_mmap"])
+def test_memory_hog_is_killed_at_the_memory_limit(arena, bot: str) -> None:
+    series = arena.play(bot, time_control=arena.short)
+    forfeit = series.assert_forfeit(CRASH)
+    assert "(memory limit)" in forfeit["detail"]
+    mib = [int(outcome.split()[0]) for probe, outcome in series.reports().items() if probe in ("heap", "mmap")]
+    assert max(mib, default=0) < arena.limits.memory_mb
+
+
+@pytest.mark.parametrize(("bot", "probe"), [("memory_tmp", "tmp"), ("memory_shm", "shm")])
+def test_filling_tmp_or_shm_stops_at_the_tmpfs_size(arena, bot: str, probe: str) -> None:
+    series = arena.play(bot)
+    series.assert_completed()
+    outcome = series.reports()[probe]
+    assert "No space left on device" in outcome
+    size = arena.limits.tmp_mb if probe == "tmp" else arena.limits.shm_mb
+    assert int(outcome.split()[0]) <= size
+
+
+def test_a_tmp_larger_than_the_memory_limit_is_still_bounded_by_the_memory_cgroup(arena) -> None:
+    # tmpfs pages are charged to the bot's memory cgroup: a generous /tmp cannot hold more than memory_mb.
+    limits = dataclasses.replace(arena.limits, tmp_mb=256)
+    series = arena.play("memory_tmp", limits=limits)
+    if series.forfeits:
+        assert "(memory limit)" in series.assert_forfeit(CRASH)["detail"]
+    else:
+        outcome = series.reports()["tmp"]
+        assert int(outcome.split()[0]) < arena.limits.memory_mb, outcome
+
+
+# -- CPU and the clocks -------------------------------------------------------------------------
+def test_cpu_spin_times_out_and_its_cpu_is_bounded(arena) -> None:
+    series = arena.play("cpu_spin", time_control=arena.short)
+    series.assert_forfeit(DECISION_TIMEOUT)
+    # Spinning at most cpu_cores through its first decision (with the start-up allowance) and the exit grace.
+    bound = arena.limits.cpu_cores * (arena.start_timeout_ms + arena.short.decision_ms + 500) / 1000 + 0.5
+    assert series.cpu_seconds[0] is not None
+    assert series.cpu_seconds[0] < bound, series.cpu_seconds
+
+
+def test_spinning_children_do_not_run_while_the_bot_is_frozen(arena) -> None:
+    # The opponent takes 40 ms a move, so the hostile bot spends over a second frozen.
+    series = arena.play("cpu_spin_children", "polite_slow")
+    series.assert_completed()
+    cpu_frozen, wall_frozen = series.frozen[0]
+    assert wall_frozen > 0.5
+    assert cpu_frozen < 0.1 * wall_frozen, series.frozen
+    # All its CPU went into its own decisions (four spinners and the bot share one core's quota).
+    on_turn = sum(series.decision_ms(0)) / 1000
+    assert series.cpu_seconds[0] < arena.limits.cpu_cores * on_turn + 0.6, (series.cpu_seconds, on_turn)
+
+
+def test_a_fork_and_exit_runner_does_not_run_while_the_bot_is_frozen(arena) -> None:
+    series = arena.play("fork_runner", "polite_slow")
+    series.assert_completed()
+    cpu_frozen, wall_frozen = series.frozen[0]
+    assert wall_frozen > 0.5
+    assert cpu_frozen < 0.1 * wall_frozen, series.frozen
+
+
+def test_slow_answers_empty_the_time_bank(arena) -> None:
+    # 200 ms an answer: each under decision_ms, but a 500 ms bank lasts two and a half of them.
+    series = arena.play("slow_bank", time_control=TimeControl(decision_ms=300, bank_ms=500))
+    series.assert_forfeit(TIME_BANK)
+    answered = series.decision_ms(0)
+    assert len(answered) >= 2, answered
+
+
+def test_sleeping_past_the_deadline_while_ignoring_sigterm_times_out_promptly(arena) -> None:
+    series = arena.play("sleep_ignore_term", time_control=arena.short)
+    series.assert_forfeit(DECISION_TIMEOUT)
+    # The referee killed it (SIGKILL, whole cgroup): no waiting on a polite signal it ignores.
+    assert series.document["wall_seconds"] < 5
+
+
+def test_stopping_itself_times_out(arena) -> None:
+    series = arena.play("stop_self", time_control=arena.short)
+    series.assert_forfeit(DECISION_TIMEOUT)
+
+
+# -- the pipes ------------------------------------------------------------------------------------
+def test_never_reading_stdin_times_out(arena) -> None:
+    series = arena.play("no_read", time_control=arena.short)
+    series.assert_forfeit(DECISION_TIMEOUT)
+
+
+def test_flooding_stdout_without_a_newline_is_line_too_long_and_not_buffered(arena, monkeypatch) -> None:
+    buffered = [0]
+    pump = Referee._pump
+
+    def measuring_pump(self: Referee, seat: Any, timeout: float) -> None:
+        pump(self, seat, timeout)
+        buffered[0] = max(buffered[0], *(len(s.out) for s in self.seats))
+
+    monkeypatch.setattr(workers.referee.Referee, "_pump", measuring_pump)
+    series = arena.play("stdout_flood", time_control=arena.short, max_line_bytes=4096)
+    series.assert_forfeit(LINE_TOO_LONG)
+    # The bot floods on through the exit grace; the referee keeps at most a line and a read's worth.
+    assert buffered[0] <= 4096 + 65536, buffered
+
+
+def test_flooding_stderr_is_capped_and_the_series_completes(arena) -> None:
+    series = arena.play("stderr_flood", stderr_cap_bytes=4096)
+    series.assert_completed()
+    log = series.document["stderr"][0]
+    assert len(log["text"].encode()) == 4096
+    assert set(log["text"]) == {"E"}
+    assert log["truncated_bytes"] > 0
+
+
+# -- the host's own processes ---------------------------------------------------------------------
+def test_no_zombie_is_left_to_the_host_init(arena) -> None:
+    """Bubblewrap's monitor exits without reaping the sandbox's pid 1; the worker must reap it.
+
+    Left to the host's init, these zombies of the slot's uid pile up when series
+    run back to back (or for good, under an init that never reaps) until
+    RLIMIT_NPROC (pids + 4) refuses every new bot: "bwrap: Can't fork for pid 1",
+    recorded as the bot's crash.
+    """
+    arena.play("daemon")
+    zombies = [str(p) for p in arena.processes_of(arena.uids()) if p.zombie]
+    assert not zombies, f"zombies of the bots' uids left for the host's init: {zombies}"
+
+
+def test_back_to_back_series_do_not_run_out_of_processes(arena) -> None:
+    limits = dataclasses.replace(arena.limits, pids=4)  # RLIMIT_NPROC 8: two leaked zombies a series would show
+    for _ in range(6):
+        arena.play("polite", limits=limits).assert_completed()
+
+
+def test_a_bot_frozen_while_bubblewrap_is_still_starting_gets_to_run(arena, monkeypatch) -> None:
+    """Regression: the first freeze could stop the sandbox's pid 1 before it was known, for good.
+
+    BotProcess spares bubblewrap's own processes when it freezes; it learns them
+    from the monitor's children. If the monitor forks pid 1 just after that look
+    (a preemption is enough), pid 1 is stopped with the bot and must be
+    continued with it, or the bot never starts and forfeits by decision_timeout.
+    """
+    children = workers.sandbox._children
+    looked: set[int] = set()
+
+    def a_moment_too_early(pid: int) -> list[int]:
+        if pid in looked:
+            return children(pid)
+        looked.add(pid)
+        deadline = time.monotonic() + 2
+        while not children(pid) and time.monotonic() < deadline:
+            time.sleep(0.001)  # the monitor forks its pid 1 meanwhile...
+        return []  # ...but the caller saw no child
+
+    monkeypatch.setattr(workers.sandbox, "_children", a_moment_too_early)
+    arena.play("polite").assert_completed()
+
+
+RUNNER = textwrap.dedent(
+    """
+    import json, sys
+    sys.path[:0] = [sys.argv[1]]
+    from pathlib import Path
+    import workers.sandbox
+    from workers.botpkg import load_bot_package
+    from workers.referee import SeriesSpec, TimeControl, run_series
+    from workers.sandbox import Limits, shared_staging
+
+    print(json.dumps(str(shared_staging().root)), flush=True)
+    create = workers.sandbox.create_bot_cgroup
+
+    def reporting_create(*args, **kwargs):
+        group = create(*args, **kwargs)
+        print(json.dumps([str(d) for d in group.dirs.values()]), flush=True)
+        return group
+
+    workers.sandbox.create_bot_cgroup = reporting_create
+    hostile, work, slot, uid_base = Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    bots = [load_bot_package(hostile / name, work) for name in ("daemon", "cpu_spin")]
+    run_series(SeriesSpec(
+        bots=bots, sandbox="bwrap", slot=slot, uid_base=uid_base,
+        time_control=TimeControl(decision_ms=60000, bank_ms=120000),
+        limits=Limits(memory_mb=64, pids=16, tmp_mb=8, shm_mb=8),
+    ))
+    """
+)
+
+
+def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: Path) -> None:
+    """SIGKILL the referee while one bot spins in its decision and the other sits frozen with a daemon."""
+    daemon_uid, spinner_uid = arena.uids()
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER, *map(str, (REPO, arena.hostile_dir, tmp_path, arena.slot, arena.uid_base))],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    cgroup_dirs: list[str] = []
+    staging = json.loads(runner.stdout.readline())  # type: ignore[union-attr]
+    try:
+        for _ in range(2):
+            cgroup_dirs += json.loads(runner.stdout.readline())  # type: ignore[union-attr]
+        # Wait for: the daemon bot (bwrap twice, the bot, its daemon) and the spinner running its decision.
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            processes = arena.processes_of([daemon_uid, spinner_uid])
+            daemon_side = [p for p in processes if p.uid == daemon_uid and not p.zombie]
+            spinning = [p for p in processes if p.uid == spinner_uid and p.state.startswith("R")]
+            if len(daemon_side) >= 4 and spinning:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail(f"the series did not get going: {[str(p) for p in arena.processes_of(arena.uids())]}")
+    finally:
+        runner.kill()
+        runner.wait()
+        runner.stdout.close()  # type: ignore[union-attr]
+    survivors = arena.wait_no_survivors(arena.uids(), timeout=5)
+    assert not survivors, f"bot processes outlived their runner: {[str(p) for p in survivors]}"
+    arena.reap_own_zombies()  # the runner's orphans come to this process when it is a subreaper
+    # Nobody is left to remove the runner's cgroups and staging area (docs/sandbox.md):
+    # the cgroups must at least be empty. Clean up after it.
+    shutil.rmtree(staging, ignore_errors=True)
+    for directory in cgroup_dirs:
+        if os.path.isdir(directory):
+            with open(os.path.join(directory, "cgroup.procs")) as handle:
+                assert handle.read().split() == [], directory
+            os.rmdir(directory)
+
+
+@pytest.fixture
+def same_uid_process(arena) -> Any:
+    """A host process with the hostile bot's uid (outside its sandbox), stopped after the test."""
+    uid = arena.uids()[0]
+
+    def become_bot_uid() -> None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+
+    process = subprocess.Popen(["sleep", "60"], preexec_fn=become_bot_uid, start_new_session=True)
+    yield process
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def test_killing_its_parent_and_every_process_harms_nothing_outside(arena, same_uid_process) -> None:
+    bot = arena.package("kill_all", targets={"host_pid": same_uid_process.pid})
+    series = arena.play(bot, spare=[same_uid_process.pid])
+    series.assert_completed()  # its sandbox's pid 1 survived the SIGKILL, and so did the bot
+    reports = series.reports()
+    assert reports["parent"] == "1"  # its parent is the sandbox's own init, never the referee
+    assert reports["kill host pid"].startswith("ProcessLookupError"), reports
+    assert reports["pids left"] == "OK [1, 2]", reports  # only the sandbox's init and itself exist
+    assert same_uid_process.poll() is None, "a process outside the sandbox, of the same uid, was killed"

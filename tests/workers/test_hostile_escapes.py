@@ -1,0 +1,250 @@
+"""Hostile bots that try to get out of the sandbox, run through the real sandbox.
+
+These bots try their attack at start-up, write what happened to stderr as
+``HOSTILE <probe>: <outcome>`` lines, then play the first legal action. Each
+test asserts from the result document that every attempt failed the way the
+sandbox layer makes it fail, and that the series completed with no forfeit;
+the ``arena`` fixture (conftest.py) checks the host afterwards.
+docs/sandbox.md maps each bot to the layer it tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from workers.sandbox import shared_staging
+
+UNREACHABLE = "[Errno 101] Network is unreachable"
+
+
+def host_addresses() -> list[str]:
+    """The host's own addresses, as ``hostname -I`` lists them."""
+    try:
+        listed = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        listed = []
+    return [address for address in listed if not address.startswith(("127.", "::1"))]
+
+
+def elapsed(outcome: str) -> float:
+    return float(re.search(r"\(([\d.]+) s\)$", outcome).group(1))  # type: ignore[union-attr]
+
+
+# -- the network ---------------------------------------------------------------------------------
+def test_no_network_loopback_host_or_internet(arena) -> None:
+    addresses = host_addresses()
+    bot = arena.package("net_tcp", targets={"host_addresses": addresses, "host_ports": [5432, 6379, 22]})
+    series = arena.play(bot)
+    series.assert_completed()
+    reports = series.reports()
+    tcp = {probe: outcome for probe, outcome in reports.items() if probe.startswith("tcp ")}
+    assert len(tcp) == 5 + 3 * len(addresses), reports
+    assert not [outcome for outcome in tcp.values() if outcome.startswith("OK")], tcp
+    # Loopback is the sandbox's own, with nothing listening: the host's Redis and PostgreSQL are not there.
+    for probe in ("tcp 127.0.0.1 6379", "tcp 127.0.0.1 5432", "tcp ::1 6379"):
+        assert tcp[probe].startswith(("ConnectionRefusedError", "OSError: [Errno 99]")), tcp[probe]
+    # Anything else has no route at all and fails at once, never after a timeout.
+    for probe, outcome in tcp.items():
+        if not probe.startswith(("tcp 127.", "tcp ::1 ")):
+            assert UNREACHABLE in outcome, (probe, outcome)
+            assert elapsed(outcome) < 0.5, (probe, outcome)
+    assert UNREACHABLE in reports["udp 1.1.1.1 53"]
+    assert reports["interfaces"] == "OK ['lo']"
+    assert reports["packet socket"].startswith("PermissionError"), reports["packet socket"]
+
+
+def test_no_name_resolution(arena) -> None:
+    series = arena.play("dns")
+    series.assert_completed()
+    reports = series.reports()
+    for name in ("example.com", "redis", "postgres", "localhost"):
+        assert reports[f"lookup {name}"].startswith("gaierror"), reports
+        assert float(reports[f"lookup {name} took"].split()[0]) < 1.0, reports
+
+
+@pytest.fixture
+def abstract_socket() -> Iterator[tuple[str, socket.socket]]:
+    """A listening abstract unix socket on the host: scoped to the host's network namespace."""
+    name = "arena-hostile-" + secrets.token_hex(8)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind("\0" + name)
+    listener.listen(1)
+    listener.setblocking(False)
+    yield name, listener
+    listener.close()
+
+
+def test_no_unix_sockets_of_the_host(arena, abstract_socket: tuple[str, socket.socket]) -> None:
+    name, listener = abstract_socket
+    series = arena.play(arena.package("unix_socket", targets={"abstract_name": name}))
+    series.assert_completed()
+    reports = series.reports()
+    for path in ("/var/run/postgresql/.s.PGSQL.5432", "/run/postgresql/.s.PGSQL.5432", "/var/run/docker.sock"):
+        assert reports[f"unix {path}"].startswith("FileNotFoundError"), reports
+    assert reports["unix abstract"].startswith("ConnectionRefusedError"), reports
+    assert reports["unix sockets visible"] == "OK 0", reports
+    with pytest.raises(BlockingIOError):
+        listener.accept()  # nobody ever reached the host's listener
+
+
+# -- processes and secrets ------------------------------------------------------------------------
+def test_no_environment_of_the_referee_or_other_processes(arena, canary: str) -> None:
+    bot = arena.package("proc_environ", targets={"referee_pid": os.getpid()})
+    series = arena.play(bot)
+    series.assert_completed()
+    reports = series.reports()
+    assert reports["pids"] == "[1, 2]", reports  # its own pid namespace: bubblewrap's init and itself
+    assert set(ast.literal_eval(reports["own environ"])) <= {"PWD", "LC_CTYPE"}, reports
+    assert reports["environ 1"] == "OK ''", reports  # the sandbox's init was started with an empty environment
+    assert reports[f"environ {os.getpid()}"].startswith("FileNotFoundError"), reports
+    assert canary not in json.dumps(series.document)  # also checked by the arena, for every series
+    assert canary not in series.stderr()
+
+
+def test_no_way_to_the_opponents_files(arena) -> None:
+    secret = "opponent-secret-" + secrets.token_hex(16)
+    opponent = arena.package("polite", files={"secret.txt": secret})
+    bot = arena.package("other_bot", targets={"opponent_dir": str(opponent.directory)})
+    series = arena.play(bot, opponent)
+    series.assert_completed()
+    reports = series.reports()
+    assert secret not in json.dumps(series.document)
+    assert reports["opponent dir"].startswith("FileNotFoundError"), reports
+    assert reports["opponent secret"].startswith("FileNotFoundError"), reports
+    assert reports["staging glob"] == "OK []", reports
+    assert reports["find secret.txt"] == "OK []", reports
+    assert reports["bot"] == "OK ['bot.toml', 'main.py', 'targets.json']", reports
+    assert reports["arena"] == "OK ['bots', 'engines']", reports  # the public runtime only
+
+
+def test_no_platform_settings_credentials_or_host_files(arena) -> None:
+    series = arena.play("secrets")
+    series.assert_completed()
+    reports = series.reports()
+    for probe, outcome in reports.items():
+        if probe.startswith("read "):
+            assert outcome.startswith("FileNotFoundError"), (probe, outcome)
+    for path in ("/work", "/etc/postgresql", "/root", "/home"):
+        assert reports[f"list {path}"].startswith("FileNotFoundError"), reports
+    assert reports["list /etc"] == "OK ['alternatives', 'ld.so.cache', 'localtime']", reports
+    assert reports["list /proc/1/cwd"] == "OK ['bot.toml', 'main.py']", reports  # the sandbox's init sits in /bot
+    assert reports["cwd"] == "OK '/bot'"
+    mounts = set(ast.literal_eval(reports["mounts"].removeprefix("OK ")))
+    assert mounts <= {"/", "/usr", "/proc", "/dev", "/tmp", "/dev/shm", "/bot", "/arena"} | {
+        path for path in mounts if path.startswith(("/etc/", "/dev/"))
+    }, mounts
+    assert reports["fds"] == "OK ['0', '1', '2', '3']", reports  # stdin, stdout, stderr and the listing itself
+    assert "SECRET_KEY" not in json.dumps(series.document)
+
+
+# -- the file system ------------------------------------------------------------------------------
+HOST_PATHS_THE_BOT_WRITES = [
+    "/hostile-was-here",
+    "/hostile-dir",
+    "/usr/hostile-was-here",
+    "/usr/lib/python3/dist-packages/hostile_was_here.py",
+    "/etc/hostile-was-here",
+    "/tmp/arena-hostile-was-here",
+    "/dev/shm/arena-hostile-was-here",
+]
+
+
+def tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_no_writes_outside_tmp(arena) -> None:
+    assert not [path for path in HOST_PATHS_THE_BOT_WRITES if os.path.lexists(path)]
+    source = arena.hostile_dir / "write_fs"
+    before = tree_digest(source)
+    series = arena.play("write_fs")
+    series.assert_completed()
+    reports = series.reports()
+    for probe, outcome in reports.items():
+        if probe in ("write /tmp/arena-hostile-was-here", "write /dev/shm/arena-hostile-was-here"):
+            assert outcome == "OK 'written'", (probe, outcome)  # its own tmpfs: allowed
+        else:
+            assert outcome.startswith(("PermissionError", "OSError: [Errno 30] Read-only file system")), (
+                probe,
+                outcome,
+            )
+    # Nothing reached the host: not the paths it wrote, not its package, not its staged copy.
+    assert not [path for path in HOST_PATHS_THE_BOT_WRITES if os.path.lexists(path)]
+    assert tree_digest(source) == before
+    staged = [path for path in shared_staging().root.rglob("*") if "hostile" in path.name or path.name == "moved.py"]
+    assert staged == []
+    for main in shared_staging().root.glob("bot-*/main.py"):
+        assert not main.read_text().endswith("# hostile was here\n"), main
+
+
+def test_programs_it_writes_to_tmp_run_inside_the_same_sandbox(arena) -> None:
+    # /tmp and /dev/shm are not mounted noexec: a bot can already run any code through its
+    # interpreter, so what matters is that a program it writes gets nothing more than the bot has.
+    series = arena.play("exec_tmp")
+    series.assert_completed()
+    reports = series.reports()
+    uid = arena.uids()[0]
+    own = reports["self"]
+    assert own.startswith(f"uid={uid} "), own
+    for probe in ("exec /tmp/probe.sh", "exec /dev/shm/probe.sh"):
+        assert reports[probe] == f"OK 'exit 0: {own}'", (probe, reports[probe])
+    assert reports["exec /tmp/true"] == "OK 'exit 0:'"
+
+
+# -- the kernel -----------------------------------------------------------------------------------
+def test_ptrace_and_process_vm_are_refused(arena) -> None:
+    series = arena.play("ptrace")
+    series.assert_completed()
+    reports = series.reports()
+    for probe in (
+        "ptrace traceme",
+        "ptrace attach 1",
+        "ptrace attach child",
+        "ptrace seize child",
+        "process_vm_readv child",
+    ):
+        assert reports[probe].startswith("PermissionError: [Errno 1]"), (probe, reports[probe])
+    assert not reports["read /proc/1/mem"].startswith("OK"), reports
+
+
+def test_no_namespaces_mounts_or_privileges(arena) -> None:
+    series = arena.play("unshare_mount")
+    series.assert_completed()
+    reports = series.reports()
+    for probe in (
+        "unshare user",
+        "unshare mount",
+        "unshare pid",
+        "unshare net",
+        "mount tmpfs",
+        "remount / rw",
+        "umount /bot",
+        "chroot /tmp",
+        "setns /proc/1/ns/mnt",
+    ):
+        assert reports[probe].startswith("PermissionError: [Errno 1]"), (probe, reports[probe])
+    uid = str(arena.uids()[0])
+    status = ast.literal_eval(reports["status"])
+    assert status["Uid"] == [uid] * 4
+    assert status["Gid"] == [uid] * 4
+    assert status["CapEff"] == status["CapPrm"] == status["CapBnd"] == ["0000000000000000"]
+    assert status["NoNewPrivs"] == ["1"]
+    assert status["Seccomp"] == ["2"]  # a filter is loaded
+    assert reports["setuid mount"] not in ("OK 0",), reports  # a setuid binary grants nothing
+    assert not reports["setuid 0"].startswith("OK"), reports

@@ -1,0 +1,642 @@
+"""The local command line for bot authors: ``arena play`` and ``arena roundrobin``.
+
+Both commands load bot packages (a directory or an archive, docs/bot-package.md)
+and run them through the same referee and sandbox as the platform, so a bot
+that behaves here behaves on the ladder. docs/cli.md shows every flag and real
+output.
+
+Exit codes: 0 when the command ran (whatever the bots did: a forfeit is a
+result), 2 for a usage mistake or a bad bot package (the message says how to
+fix it), 1 for anything else, such as a host where the sandbox cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import secrets
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import IO, Any
+
+import trueskill
+from tqdm import tqdm
+
+import engines
+from workers.botpkg import BotPackage, BotPackageError, load_bot_package
+from workers.referee import SeriesSpec, TimeControl, run_series, write_replay
+from workers.sandbox import Limits, SandboxError
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+DEFAULT_GAMES = 4
+LOG_PREVIEW_LINES = 20
+
+# TrueSkill for the local round robin, in its own environment (never the
+# package's global setup). The scale is the package's usual one: μ 25, σ μ/3,
+# β σ/2. Bot versions are immutable, so skill does not drift: τ, the noise
+# added before each update that keeps σ from collapsing, stays at a small σ/100.
+# Draws: a Watch series is drawn when both bots end on equal points. Between
+# equally strong reference bots that happened in 3-6 % of series (random and
+# greedy, 2- and 4-game series, 300 seeds each) and 17 % for solver against
+# solver (4 games, 40 seeds); 10 % sits in that range.
+TRUESKILL_MU = 25.0
+TRUESKILL_SIGMA = TRUESKILL_MU / 3
+TRUESKILL_BETA = TRUESKILL_SIGMA / 2
+TRUESKILL_TAU = TRUESKILL_SIGMA / 100
+TRUESKILL_DRAW_PROBABILITY = 0.10
+
+NO_SANDBOX_WARNING = """\
+WARNING: --no-sandbox: the bots run as ordinary processes with YOUR privileges.
+WARNING: they can read and change your files, use the network and start programs.
+WARNING: only do this with bots whose code you wrote or have read yourself.
+"""
+
+
+class UsageError(Exception):
+    """A mistake in the command line; the message says what to change."""
+
+
+# -- argument parsing -------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {value}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
+def _series_games(text: str) -> int:
+    value = _positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"a series is an even number of games (each bot has White in half of them), not {value}"
+        )
+    return value
+
+
+def _game_name(text: str) -> str:
+    if text not in engines.names():
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}; registered games: {', '.join(engines.names())}")
+    return text
+
+
+def _add_series_flags(parser: argparse.ArgumentParser) -> None:
+    defaults = TimeControl()
+    games = ", ".join(engines.names())
+    parser.add_argument("game", type=_game_name, metavar="GAME", help=f"the game to play ({games})")
+    parser.add_argument(
+        "--games",
+        type=_series_games,
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help=f"games per series, even (default {DEFAULT_GAMES})",
+    )
+    parser.add_argument("--seed", type=int, metavar="S", help="seed of boards and bots (default: random, printed)")
+    parser.add_argument(
+        "--decision-ms",
+        type=_positive_int,
+        default=defaults.decision_ms,
+        metavar="MS",
+        help=f"most time for one move, in ms (default {defaults.decision_ms})",
+    )
+    parser.add_argument(
+        "--bank-ms",
+        type=_positive_int,
+        default=defaults.bank_ms,
+        metavar="MS",
+        help=f"time bank per bot per game, in ms (default {defaults.bank_ms})",
+    )
+    parser.add_argument(
+        "--increment-ms",
+        type=_non_negative_int,
+        default=defaults.increment_ms,
+        metavar="MS",
+        help=f"added to the bank after each move, in ms (default {defaults.increment_ms})",
+    )
+    parser.add_argument(
+        "--memory-mb",
+        type=_positive_int,
+        default=Limits().memory_mb,
+        metavar="MB",
+        help=f"memory limit per bot, in MB (default {Limits().memory_mb})",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run the bots as plain processes with your privileges (your own bots only)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser for ``arena``."""
+    parser = argparse.ArgumentParser(
+        prog="arena",
+        description="Run bot packages against each other locally, through the platform's referee and sandbox.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = commands.add_parser(
+        "play",
+        help="play one series between two bots",
+        description="Play one series between two bots and show each game and the Watch series score.",
+    )
+    _add_series_flags(play)
+    play.set_defaults(command_parser=play)
+    play.add_argument("bots", nargs=2, metavar="BOT", help="a bot package: directory or archive")
+    play.add_argument("--replay", type=Path, metavar="FILE", help="write the gzip JSON replay to FILE")
+    play.add_argument(
+        "--show-logs",
+        action="store_true",
+        help=f"print the first {LOG_PREVIEW_LINES} lines each bot wrote to stderr",
+    )
+
+    roundrobin = commands.add_parser(
+        "roundrobin",
+        help="every pair of bots plays; rank them by TrueSkill",
+        description="Every pair of bots plays --rounds series; rank the bots by TrueSkill (μ − 3σ).",
+    )
+    _add_series_flags(roundrobin)
+    roundrobin.set_defaults(command_parser=roundrobin)
+    roundrobin.add_argument("bots", nargs="+", metavar="BOT", help="two or more bot packages")
+    roundrobin.add_argument(
+        "--rounds",
+        type=_positive_int,
+        default=1,
+        metavar="R",
+        help="series per pair of bots (default 1; who starts as White alternates by round)",
+    )
+    roundrobin.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+# -- loading bots -----------------------------------------------------------------------
+
+
+@dataclass
+class LoadedBot:
+    """A bot package and the name it is shown under."""
+
+    path: Path
+    package: BotPackage
+    label: str
+
+
+def load_bots(paths: Sequence[str], game: str, work_dir: Path) -> list[LoadedBot]:
+    """Load every bot package; raise UsageError or BotPackageError with a how-to-fix message."""
+    bots = []
+    for number, text in enumerate(paths, start=1):
+        path = Path(text)
+        if not path.exists():
+            raise UsageError(f"bot path {text!r} does not exist (give a bot package directory or archive)")
+        try:
+            package = load_bot_package(path, work_dir / f"bot-{number}")
+        except BotPackageError as exc:
+            message = str(exc)
+            if not message.startswith(path.name):
+                message = f"{text}: {message}"
+            raise BotPackageError(message) from None
+        if package.games and game not in package.games:
+            raise BotPackageError(
+                f"{text}: the bot {package.name!r} plays {', '.join(package.games)}, not {game}; "
+                f'add "{game}" to games in its bot.toml if it can'
+            )
+        bots.append(LoadedBot(path=path, package=package, label=package.name))
+    names = [bot.package.name for bot in bots]
+    for bot in bots:
+        if names.count(bot.package.name) > 1:
+            same = [b for b in bots if b.package.name == bot.package.name]
+            bot.label = f"{bot.package.name} ({same.index(bot) + 1})"
+    return bots
+
+
+def _series_spec(args: argparse.Namespace, packages: Sequence[BotPackage], seed: int) -> SeriesSpec:
+    return SeriesSpec(
+        bots=list(packages),
+        game=args.game,
+        games=args.games,
+        seed=seed,
+        time_control=TimeControl(decision_ms=args.decision_ms, bank_ms=args.bank_ms, increment_ms=args.increment_ms),
+        limits=Limits(memory_mb=args.memory_mb),
+        sandbox="none" if args.no_sandbox else "auto",
+    )
+
+
+@contextlib.contextmanager
+def _bots_loaded(args: argparse.Namespace) -> Iterator[list[LoadedBot]]:
+    with tempfile.TemporaryDirectory(prefix="arena-bots-") as work_dir:
+        yield load_bots(args.bots, args.game, Path(work_dir))
+
+
+# -- formatting -------------------------------------------------------------------------
+
+
+def format_points(points: float) -> str:
+    """Return Watch points the rulebook's way: 0, ½, 1, 1½, 2."""
+    whole = int(points)
+    half = points - whole >= 0.5
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
+    """Return a plain-text table; columns whose index is in ``right`` align right."""
+    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(row)]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _time_used_ms(game: dict[str, Any], players: int) -> list[float]:
+    used = [0.0] * players
+    for action in game["actions"]:
+        used[game["seats"][action["seat"]]] += action["ms"]
+    return used
+
+
+def _moves(game: dict[str, Any], player: int) -> int:
+    return int(game["stats"].get(str(player), {}).get("moves", 0))
+
+
+def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
+    """Return the per-game table and the Watch series score of a result document."""
+    labels = [bot.label for bot in bots]
+    a, b = labels
+    lines = [
+        f"{document['game']} (rules {document['rules_version']}): {a} vs {b}, "
+        f"{document['games_planned']} games, seed {document['seed']}, sandbox {document['sandbox']}",
+    ]
+    lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
+    lines.append("")
+
+    rows = []
+    notes = []
+    for game in document["games"]:
+        seats = game["seats"]
+        winners = ", ".join(labels[p] for p in game["winners"]) or "-"
+        used = _time_used_ms(game, len(labels))
+        forfeit = game["forfeit"]
+        forfeit_text = "-"
+        if forfeit is not None:
+            forfeit_text = f"{labels[forfeit['player']]}: {forfeit['reason']}"
+            notes.append(
+                f"  game {game['index'] + 1}: {labels[forfeit['player']]} forfeited "
+                f"({forfeit['reason']}): {forfeit['detail']}"
+            )
+        rows.append(
+            [
+                game["index"] + 1,
+                labels[seats[0]],
+                winners,
+                game["reason"],
+                f"{_moves(game, 0)}/{_moves(game, 1)}",
+                f"{used[0]:.0f}/{used[1]:.0f}",
+                forfeit_text,
+            ]
+        )
+    headers = ["#", "White (seat 0)", "Winner", "Reason", f"Moves {a}/{b}", f"Time ms {a}/{b}", "Forfeit"]
+    lines.append(render_table(headers, rows, right=(0,)))
+    played = len(document["games"])
+    if played < document["games_planned"]:
+        lines.append(f"  (the series stopped after game {played}: a forfeit decides it)")
+    if notes:
+        lines.append("Forfeits:")
+        lines += notes
+    lines.append("")
+
+    score = document["score"]
+    points = score["points"]
+    lines.append(f"Series score (Watch scheme): {a} {format_points(points[0])} – {format_points(points[1])} {b}")
+    white, black, wins = score["white_totals"], score["black_totals"], score["game_wins"]
+    lines.append(f"  White move totals (the lower scores): {a} {white[0]}, {b} {white[1]}")
+    lines.append(f"  Black move totals (the higher scores): {a} {black[0]}, {b} {black[1]}")
+    lines.append(f"  Game wins (not scored): {a} {wins[0]}, {b} {wins[1]}")
+    lines.append("  How:")
+    lines += [f"    {step}" for step in score["steps"]]
+    winner = score["winner"]
+    lines.append("Series winner: " + ("none (a draw)" if winner is None else labels[winner]))
+    lines.append(f"Wall time: {document['wall_seconds']:.1f} s")
+    return "\n".join(lines)
+
+
+def _log_base(replay: Path | None) -> tuple[Path, str]:
+    if replay is not None:
+        name = replay.name
+        for suffix in (".gz", ".json"):
+            name = name.removesuffix(suffix)
+        return replay.parent, name + "."
+    return Path(tempfile.mkdtemp(prefix="arena-logs-")), ""
+
+
+def save_logs(document: dict[str, Any], bots: Sequence[LoadedBot], replay: Path | None, show: bool) -> str:
+    """Write each bot's captured stderr to a file and return lines saying where (or showing it)."""
+    lines = ["Bot logs (stderr):"]
+    base: tuple[Path, str] | None = None
+    for entry in document["stderr"]:
+        bot = bots[entry["player"]]
+        text = entry["text"]
+        if not text and not entry["truncated_bytes"]:
+            lines.append(f"  {bot.label}: wrote nothing")
+            continue
+        if base is None:
+            base = _log_base(replay)
+        directory, prefix = base
+        safe = re.sub(r"[^A-Za-z0-9_-]+", "-", bot.label).strip("-")
+        path = directory / f"{prefix}player{entry['player']}-{safe}.stderr.txt"
+        path.write_text(text, encoding="utf-8")
+        count = len(text.splitlines())
+        dropped = f", {entry['truncated_bytes']} more bytes dropped at the cap" if entry["truncated_bytes"] else ""
+        lines.append(f"  {bot.label}: {path} ({count} lines{dropped})")
+        if show:
+            lines += [f"    | {line}" for line in text.splitlines()[:LOG_PREVIEW_LINES]]
+            if count > LOG_PREVIEW_LINES:
+                lines.append(f"    | ... {count - LOG_PREVIEW_LINES} more lines in the file")
+    return "\n".join(lines)
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+def _seed(args: argparse.Namespace) -> int:
+    return args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+
+
+def command_play(args: argparse.Namespace, out: IO[str]) -> int:
+    """Play one series and print it; return the exit code."""
+    if args.replay is not None and not args.replay.parent.is_dir():
+        raise UsageError(f"cannot write the replay to {args.replay}: the folder {args.replay.parent} does not exist")
+    seed = _seed(args)
+    with _bots_loaded(args) as bots:
+        document = run_series(_series_spec(args, [bot.package for bot in bots], seed))
+    if args.replay is not None:
+        write_replay(document, args.replay)
+    if args.json:
+        json.dump(document, out, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    print(render_series(document, bots), file=out)
+    print(save_logs(document, bots, args.replay, args.show_logs), file=out)
+    if args.replay is not None:
+        print(f"Replay: {args.replay}", file=out)
+    if args.seed is None:
+        print(f"Play these games again with --seed {seed}", file=out)
+    return EXIT_OK
+
+
+@dataclass
+class Standing:
+    """One bot's round-robin record and rating."""
+
+    bot: LoadedBot
+    rating: trueskill.Rating
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    points: float = 0.0
+    game_wins: int = 0
+    forfeits: int = 0
+    series: list[int] = field(default_factory=list)
+
+    @property
+    def conservative(self) -> float:
+        """Return μ − 3σ, the rating leaderboards sort by."""
+        return self.rating.mu - 3 * self.rating.sigma
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the standing as a JSON-ready dict."""
+        return {
+            "bot": self.bot.label,
+            "path": str(self.bot.path),
+            "mu": round(self.rating.mu, 3),
+            "sigma": round(self.rating.sigma, 3),
+            "conservative": round(self.conservative, 3),
+            "played": self.played,
+            "won": self.won,
+            "drawn": self.drawn,
+            "lost": self.lost,
+            "points": self.points,
+            "game_wins": self.game_wins,
+            "forfeits": self.forfeits,
+        }
+
+
+def trueskill_environment() -> trueskill.TrueSkill:
+    """Return the TrueSkill environment of a local round robin (parameters documented above)."""
+    return trueskill.TrueSkill(
+        mu=TRUESKILL_MU,
+        sigma=TRUESKILL_SIGMA,
+        beta=TRUESKILL_BETA,
+        tau=TRUESKILL_TAU,
+        draw_probability=TRUESKILL_DRAW_PROBABILITY,
+    )
+
+
+def schedule(bots: int, rounds: int) -> list[tuple[int, int]]:
+    """Return every series to play as (player 0, player 1) bot indexes; colours alternate by round."""
+    series = []
+    for round_index in range(rounds):
+        for first, second in combinations(range(bots), 2):
+            series.append((first, second) if round_index % 2 == 0 else (second, first))
+    return series
+
+
+def record_series(env: trueskill.TrueSkill, pair: Sequence[Standing], score: dict[str, Any]) -> None:
+    """Add one finished series (``pair`` as its players 0 and 1) to both bots' records and rate it.
+
+    The module function with an explicit ``env`` is the package's own form:
+    the method ``env.rate_1vs1`` is deprecated since trueskill 0.4 and only
+    calls it.
+    """
+    for player, standing in enumerate(pair):
+        standing.played += 1
+        standing.points += score["points"][player]
+        standing.game_wins += score["game_wins"][player]
+        standing.forfeits += sum(1 for f in score["forfeits"] if f["player"] == player)
+    winner = score["winner"]
+    if winner is None:
+        pair[0].drawn += 1
+        pair[1].drawn += 1
+        pair[0].rating, pair[1].rating = trueskill.rate_1vs1(pair[0].rating, pair[1].rating, drawn=True, env=env)
+        return
+    won, lost = pair[winner], pair[1 - winner]
+    won.won += 1
+    lost.lost += 1
+    won.rating, lost.rating = trueskill.rate_1vs1(won.rating, lost.rating, env=env)
+
+
+def ranked(standings: Sequence[Standing]) -> list[Standing]:
+    """Return the standings best first: μ − 3σ, then μ, then the order given."""
+    order = {id(s): i for i, s in enumerate(standings)}
+    return sorted(standings, key=lambda s: (-s.conservative, -s.rating.mu, order[id(s)]))
+
+
+def render_standings(standings: Sequence[Standing]) -> str:
+    """Return the round-robin table, best first."""
+    headers = ["Rank", "Bot", "μ", "σ", "μ−3σ", "Series", "Won", "Drawn", "Lost", "Points", "Game wins", "Forfeits"]
+    rows = [
+        [
+            rank,
+            s.bot.label,
+            f"{s.rating.mu:.2f}",
+            f"{s.rating.sigma:.2f}",
+            f"{s.conservative:.2f}",
+            s.played,
+            s.won,
+            s.drawn,
+            s.lost,
+            format_points(s.points),
+            s.game_wins,
+            s.forfeits,
+        ]
+        for rank, s in enumerate(ranked(standings), start=1)
+    ]
+    return render_table(headers, rows, right=(0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+
+
+def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
+    """Play every pair of bots, rate the series with TrueSkill and print the table."""
+    if len(args.bots) < 2:
+        raise UsageError("a round robin needs at least two bots")
+    seed = _seed(args)
+    env = trueskill_environment()
+    results = []
+    with _bots_loaded(args) as bots:
+        standings = [Standing(bot=bot, rating=env.create_rating()) for bot in bots]
+        plan = schedule(len(bots), args.rounds)
+        progress = tqdm(
+            total=len(plan),
+            desc="series",
+            unit="series",
+            file=sys.stderr,
+            disable=args.quiet or not sys.stderr.isatty(),
+            leave=False,
+        )
+        with progress:
+            for number, (first, second) in enumerate(plan):
+                document = run_series(_series_spec(args, [bots[first].package, bots[second].package], seed + number))
+                record_series(env, [standings[first], standings[second]], document["score"])
+                labels = [bots[first].label, bots[second].label]
+                points = document["score"]["points"]
+                results.append(
+                    {
+                        "series": number + 1,
+                        "bots": labels,
+                        "seed": document["seed"],
+                        "points": points,
+                        "game_wins": document["score"]["game_wins"],
+                        "winner": document["score"]["winner"],
+                        "forfeits": [
+                            {"game": game["index"] + 1, "bot": labels[game["forfeit"]["player"]]}
+                            | {key: game["forfeit"][key] for key in ("reason", "detail")}
+                            for game in document["games"]
+                            if game["forfeit"] is not None
+                        ],
+                    }
+                )
+                score_text = f"{format_points(points[0])}-{format_points(points[1])}"
+                progress.set_postfix_str(f"{labels[0]} {score_text} {labels[1]}")
+                progress.update()
+    if args.json:
+        report = {
+            "game": args.game,
+            "seed": seed,
+            "rounds": args.rounds,
+            "games_per_series": args.games,
+            "trueskill": {
+                "mu": TRUESKILL_MU,
+                "sigma": TRUESKILL_SIGMA,
+                "beta": TRUESKILL_BETA,
+                "tau": TRUESKILL_TAU,
+                "draw_probability": TRUESKILL_DRAW_PROBABILITY,
+            },
+            "series": results,
+            "standings": [s.to_json() for s in ranked(standings)],
+        }
+        json.dump(report, out, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    print(
+        f"{args.game} round robin: {len(bots)} bots, {args.rounds} round(s), {len(results)} series "
+        f"of {args.games} games, seed {seed}",
+        file=out,
+    )
+    print(render_standings(standings), file=out)
+    print(
+        "Ranked by μ−3σ (TrueSkill, one series = one rated match; more Watch points wins, equal is a draw).",
+        file=out,
+    )
+    forfeits = [(result, forfeit) for result in results for forfeit in result["forfeits"]]
+    if forfeits:
+        print("Forfeits:", file=out)
+        for result, forfeit in forfeits:
+            print(
+                f"  series {result['series']} ({' vs '.join(result['bots'])}, seed {result['seed']}), "
+                f"game {forfeit['game']}: {forfeit['bot']} forfeited ({forfeit['reason']}): {forfeit['detail']}",
+                file=out,
+            )
+    if args.seed is None:
+        print(f"Play this round robin again with --seed {seed}", file=out)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``arena`` with ``argv`` (default: the command line); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed the usage and the error
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if args.no_sandbox:
+        sys.stderr.write(NO_SANDBOX_WARNING)
+    command = command_play if args.command == "play" else command_roundrobin
+    try:
+        return command(args, sys.stdout)
+    except UsageError as exc:
+        args.command_parser.print_usage(sys.stderr)
+        print(f"arena {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BotPackageError as exc:
+        print(f"arena {args.command}: bad bot package: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except SandboxError as exc:
+        print(f"arena {args.command}: the sandbox cannot run here: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except (OSError, ValueError) as exc:
+        print(f"arena {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:  # the referee has already stopped the bots
+        print(f"arena {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

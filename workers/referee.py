@@ -1,0 +1,493 @@
+"""Referee a series between bot processes: protocol, clocks, forfeits, result and replay.
+
+The referee owns the only game state. Each bot runs once for the whole series
+in its own sandbox (workers/sandbox.py) and sees, over newline-delimited JSON
+(docs/protocol.md), only its own observation and the legal actions. A bot that
+is not on turn is frozen. Anything a bot does wrong is a forfeit with a
+recorded reason, never an exception: a bot's failure is a result.
+
+Clocks, per game and per seat, like a chess clock: each decision may take at
+most ``decision_ms`` (wall time, from sending the request to reading the
+answer's newline), and its time comes out of a bank of ``bank_ms`` that gains
+``increment_ms`` after each decision.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import selectors
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engines
+from engines.watch import GameRecord, score_series
+from workers.botpkg import BotPackage
+from workers.sandbox import BotProcess, Limits, resolve_mode, shared_staging, start_bot
+
+PROTOCOL_VERSION = 1
+
+# Forfeit reasons, as recorded in result documents and shown to bot owners.
+ILLEGAL_ACTION = "illegal_action"
+MALFORMED_OUTPUT = "malformed_output"
+LINE_TOO_LONG = "line_too_long"
+DECISION_TIMEOUT = "decision_timeout"
+TIME_BANK = "time_bank"
+CRASH = "crash"
+EARLY_EXIT = "early_exit"
+NOT_READING = "not_reading"
+FORFEIT_REASONS = (
+    ILLEGAL_ACTION,
+    MALFORMED_OUTPUT,
+    LINE_TOO_LONG,
+    DECISION_TIMEOUT,
+    TIME_BANK,
+    CRASH,
+    EARLY_EXIT,
+    NOT_READING,
+)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Per-game clock for each seat."""
+
+    decision_ms: int = 2000
+    bank_ms: int = 60000
+    increment_ms: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("decision_ms", "bank_ms"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"time control {name} must be a positive integer of milliseconds, not {value!r}")
+        if isinstance(self.increment_ms, bool) or not isinstance(self.increment_ms, int) or self.increment_ms < 0:
+            raise ValueError(f"time control increment_ms must be a non-negative integer, not {self.increment_ms!r}")
+
+
+@dataclass(frozen=True)
+class SeriesSpec:
+    """Everything a series needs; self-contained, so a match worker needs no database."""
+
+    bots: Sequence[BotPackage]
+    game: str = "watch"
+    config: dict[str, Any] = field(default_factory=dict)
+    games: int = 2
+    seed: int = 0
+    time_control: TimeControl = field(default_factory=TimeControl)
+    limits: Limits = field(default_factory=Limits)
+    sandbox: str = "auto"  # auto (bwrap, or an error saying why not), bwrap, none
+    # Worker slot: bot i runs as host uid uid_base + slot * 8 + i, so bots of
+    # concurrent series never share a uid (nor its process limit). None picks
+    # one from this process's pid, for local runs.
+    slot: int | None = None
+    uid_base: int = 100000
+    max_line_bytes: int = 64 * 1024
+    stderr_cap_bytes: int = 64 * 1024
+    start_timeout_ms: int = 10000  # extra time for a bot's first answer: process start-up and imports
+    exit_grace_ms: int = 500
+
+
+@dataclass
+class Seat:
+    """One bot process during the series, and the referee's buffers for it."""
+
+    player: int
+    package: BotPackage
+    process: BotProcess
+    out: bytearray = field(default_factory=bytearray)
+    pending: bytearray = field(default_factory=bytearray)  # referee -> bot bytes not yet written
+    stderr: bytearray = field(default_factory=bytearray)
+    stderr_dropped: int = 0
+    exited: bool = False
+    answered: bool = False  # has answered a request this series (start-up is behind it)
+
+
+class Forfeit(Exception):
+    """A bot's failure during a decision; carries the reason recorded in the result."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def _dumps(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+class Referee:
+    """Runs one series; use :func:`run_series`."""
+
+    def __init__(self, spec: SeriesSpec, log: Callable[[str], None] | None = None) -> None:
+        if len(spec.bots) < 2:
+            raise ValueError("a series needs at least two bots")
+        self.spec = spec
+        self.game = engines.get(spec.game, spec.config)
+        info = self.game.info
+        if not info.min_players <= len(spec.bots) <= info.max_players:
+            raise ValueError(f"{info.name} is for {info.min_players} to {info.max_players} players")
+        if spec.games <= 0 or (len(spec.bots) == 2 and spec.games % 2):
+            raise ValueError(
+                f"a two-player series is an even number of games (each bot takes seat 0 in half), not {spec.games}"
+            )
+        self.mode = resolve_mode(spec.sandbox)
+        self.slot = os.getpid() % 8192 if spec.slot is None else spec.slot
+        self.log = log or (lambda message: None)
+        self.seats: list[Seat] = []
+        self.selector = selectors.DefaultSelector()
+
+    # -- process plumbing -----------------------------------------------------------
+    def start_bots(self) -> None:
+        staging = shared_staging()
+        for player, package in enumerate(self.spec.bots):
+            bot_dir = staging.add_bot(package.directory, package.sha256)
+            process = start_bot(
+                package.command,
+                bot_dir,
+                runtime_dir=staging.runtime,
+                limits=self.spec.limits,
+                slot=self.slot * 8 + player,
+                mode=self.mode,
+                uid_base=self.spec.uid_base,
+            )
+            for stream in (process.popen.stdin, process.popen.stdout, process.popen.stderr):
+                assert stream is not None
+                os.set_blocking(stream.fileno(), False)
+            seat = Seat(player=player, package=package, process=process)
+            self.seats.append(seat)
+            self.selector.register(process.popen.stdout, selectors.EVENT_READ, (seat, "out"))  # type: ignore[arg-type]
+            self.selector.register(process.popen.stderr, selectors.EVENT_READ, (seat, "err"))  # type: ignore[arg-type]
+
+    def stop_bots(self) -> None:
+        grace = time.monotonic() + self.spec.exit_grace_ms / 1000
+        for seat in self.seats:
+            with contextlib.suppress(OSError):
+                seat.process.thaw()
+            self._flush(seat)
+            with contextlib.suppress(OSError):
+                seat.process.popen.stdin.close()  # type: ignore[union-attr]
+        for seat in self.seats:
+            while time.monotonic() < grace and seat.process.popen.poll() is None:
+                self._pump(seat, 0.01)
+            self._pump(seat, 0)
+            seat.process.kill()
+        self.selector.close()
+
+    def _send(self, seat: Seat, message: dict[str, Any]) -> None:
+        seat.pending += _dumps(message)
+        self._flush(seat)
+
+    def _flush(self, seat: Seat) -> None:
+        if not seat.pending or seat.exited:
+            return
+        try:
+            written = os.write(seat.process.popen.stdin.fileno(), seat.pending)  # type: ignore[union-attr]
+        except BlockingIOError:
+            written = 0
+        except (BrokenPipeError, ValueError, OSError):
+            seat.exited = True
+            seat.pending.clear()
+            return
+        del seat.pending[:written]
+        if len(seat.pending) > 4 * 1024 * 1024:
+            raise Forfeit(NOT_READING, "the bot has not read 4 MiB of messages from stdin")
+
+    def _pump(self, seat: Seat, timeout: float) -> None:
+        """Read whatever the bot has written (stdout and stderr) within ``timeout`` seconds."""
+        for key, _ in self.selector.select(timeout):
+            owner, kind = key.data
+            try:
+                chunk = os.read(key.fd, 65536)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                chunk = b""
+            if kind == "err":
+                if not chunk:
+                    self.selector.unregister(key.fileobj)
+                    continue
+                room = self.spec.stderr_cap_bytes - len(owner.stderr)
+                owner.stderr += chunk[: max(room, 0)]
+                owner.stderr_dropped += max(len(chunk) - max(room, 0), 0)
+            else:
+                if not chunk:
+                    self.selector.unregister(key.fileobj)
+                    owner.exited = True
+                    continue
+                # Past max_line_bytes the answer is too long whatever follows (_read_reply
+                # forfeits it): keep no more, or a bot flooding stdout (say, during the exit
+                # grace) grows this buffer by hundreds of MB a second.
+                if len(owner.out) <= self.spec.max_line_bytes:
+                    owner.out += chunk
+
+    def _read_reply(self, seat: Seat, timeout_ms: float) -> tuple[bytes, float]:
+        """Return the bot's answer line and the milliseconds it took, or raise Forfeit."""
+        started = time.perf_counter()
+        deadline = started + timeout_ms / 1000
+        limit = self.spec.max_line_bytes
+        while True:
+            newline = seat.out.find(b"\n")
+            if newline >= 0:
+                elapsed_ms = (time.perf_counter() - started) * 1000
+                line = bytes(seat.out[:newline])
+                rest = seat.out[newline + 1 :]
+                seat.out.clear()
+                if len(line) > limit:
+                    raise Forfeit(LINE_TOO_LONG, f"an answer of {len(line)} bytes; the limit is {limit}")
+                if rest.strip():
+                    raise Forfeit(MALFORMED_OUTPUT, "more than one line written for one request (log to stderr)")
+                return line, elapsed_ms
+            if len(seat.out) > limit:
+                raise Forfeit(LINE_TOO_LONG, f"more than {limit} bytes without a newline")
+            if seat.exited or seat.process.popen.poll() is not None:
+                raise self._exit_forfeit(seat, during_decision=True)
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise Forfeit(DECISION_TIMEOUT, f"no answer within {timeout_ms:.0f} ms")
+            self._pump(seat, remaining)
+
+    def _exit_forfeit(self, seat: Seat, during_decision: bool) -> Forfeit:
+        with contextlib.suppress(Exception):
+            seat.process.popen.wait(timeout=0.5)
+        code = seat.process.popen.poll()
+        why = "closed its stdout" if code is None else f"exited with code {code}"
+        if code is not None and code < 0:
+            why = f"was killed by signal {-code}"
+        cgroup = seat.process.cgroup
+        if cgroup is not None and cgroup.oom_killed():
+            why += " (memory limit)"
+        if code == 0 and not during_decision:
+            return Forfeit(EARLY_EXIT, f"the bot {why} before the series was over")
+        return Forfeit(CRASH if code != 0 else EARLY_EXIT, f"the bot {why}")
+
+    # -- the series ---------------------------------------------------------------------
+    def run(self) -> dict[str, Any]:
+        spec = self.spec
+        players = len(spec.bots)
+        info = self.game.info
+        document: dict[str, Any] = {
+            "protocol": PROTOCOL_VERSION,
+            "game": info.name,
+            "rules_version": info.rules_version,
+            "config": self.game.config,
+            "seed": spec.seed,
+            "games_planned": spec.games,
+            "time_control": asdict(spec.time_control),
+            "limits": asdict(spec.limits),
+            "sandbox": self.mode,
+            "players": [{"name": p.name, "sha256": p.sha256} for p in spec.bots],
+            "games": [],
+        }
+        started = time.perf_counter()
+        try:
+            self.start_bots()
+            self._start_series(players)
+            for index in range(spec.games):
+                game = self._play_game(index)
+                document["games"].append(game)
+                if game["forfeit"] is not None:
+                    break  # a forfeit decides the series
+            score = self._score(document["games"])
+            document["score"] = score
+            for seat in self.seats:
+                if not seat.exited:
+                    with contextlib.suppress(Forfeit):
+                        self._send(seat, {"type": "series_over", "score": score})
+        finally:
+            self.stop_bots()
+        document["stderr"] = [
+            {
+                "player": seat.player,
+                "text": seat.stderr.decode("utf-8", "replace"),
+                "truncated_bytes": seat.stderr_dropped,
+            }
+            for seat in self.seats
+        ]
+        document["wall_seconds"] = round(time.perf_counter() - started, 3)
+        return document
+
+    def _start_series(self, players: int) -> None:
+        """Send every bot its start message, then freeze it until its first turn.
+
+        A bot that cannot take the message shows it at its first request.
+        """
+        spec = self.spec
+        for seat in self.seats:
+            message = {
+                "type": "start",
+                "protocol": PROTOCOL_VERSION,
+                "game": self.game.info.name,
+                "rules_version": self.game.info.rules_version,
+                "player": seat.player,
+                "num_players": players,
+                "games": spec.games,
+                "seed": spec.seed * 1000 + seat.player,
+                "config": self.game.config,
+                "time_control": asdict(spec.time_control),
+            }
+            self._send_quietly(seat, message)
+            seat.process.freeze()
+
+    def _play_game(self, index: int) -> dict[str, Any]:
+        spec = self.spec
+        players = len(self.seats)
+        seats = [(s + index) % players for s in range(players)]  # seat -> series player; rotates each game
+        state = self.game.new_initial_state(seed=spec.seed * 1000 + index, num_players=players)
+        bank = [float(spec.time_control.bank_ms)] * players
+        record: dict[str, Any] = {"index": index, "seats": seats, "actions": [], "forfeit": None}
+        for seat_index, player in enumerate(seats):
+            self._send_quietly(
+                self.seats[player],
+                {
+                    "type": "game_start",
+                    "game_index": index,
+                    "seat": seat_index,
+                    "seats": seats,
+                },
+            )
+        while not state.is_terminal():
+            current = state.current_player()
+            if current == engines.CHANCE:
+                raise NotImplementedError("chance nodes arrive with the first game that has them")
+            player = seats[current]
+            seat = self.seats[player]
+            legal = state.legal_actions()
+            request = {
+                "type": "request",
+                "game_index": index,
+                "ply": len(record["actions"]),
+                "observation": state.observation(current),
+                "legal_actions": legal,
+                "clock": {"decision_ms": spec.time_control.decision_ms, "bank_ms": [round(b, 1) for b in bank]},
+            }
+            try:
+                self._pump(seat, 0)
+                if seat.out:
+                    raise Forfeit(MALFORMED_OUTPUT, "wrote to stdout without a request (log to stderr)")
+                seat.process.thaw()
+                self._send(seat, request)
+                budget = min(spec.time_control.decision_ms, bank[current])
+                starting = not seat.answered
+                if starting:
+                    # The first answer of the series also covers starting the
+                    # process and its imports: allowed start_timeout_ms on top,
+                    # and that start-up is not charged to the bank.
+                    budget += spec.start_timeout_ms
+                line, elapsed_ms = self._read_reply(seat, budget)
+                seat.process.freeze()
+                seat.answered = True
+                charged_ms = max(0.0, elapsed_ms - spec.start_timeout_ms) if starting else elapsed_ms
+                if charged_ms > spec.time_control.decision_ms:
+                    raise Forfeit(DECISION_TIMEOUT, f"no answer within {spec.time_control.decision_ms} ms")
+                bank[current] -= charged_ms
+                if bank[current] < 0:
+                    raise Forfeit(TIME_BANK, f"the time bank of {spec.time_control.bank_ms} ms is used up")
+                bank[current] += spec.time_control.increment_ms
+                action, notation = self._parse_answer(state, line, legal)
+            except Forfeit as exc:
+                with contextlib.suppress(OSError):
+                    seat.process.freeze()
+                if exc.reason == DECISION_TIMEOUT and bank[current] <= spec.time_control.decision_ms:
+                    exc = Forfeit(TIME_BANK, f"the time bank ran out ({bank[current]:.0f} ms were left)")
+                record["forfeit"] = {"player": player, "seat": current, "reason": exc.reason, "detail": exc.detail}
+                break
+            state.apply_action(action)
+            record["actions"].append(
+                {"seat": current, "action": action, "notation": notation, "ms": round(elapsed_ms, 3)}
+            )
+        outcome = state.outcome()
+        forfeit = record["forfeit"]
+        if forfeit is not None:
+            record["winners"] = [p for p in seats if p != forfeit["player"]] if players == 2 else []
+            record["reason"] = forfeit["reason"]
+        else:
+            assert outcome is not None
+            record["winners"] = [seats[s] for s in outcome.winners]
+            record["reason"] = outcome.reason
+        stats = outcome.stats if outcome is not None else self._partial_stats(state)
+        record["stats"] = {str(seats[s]): dict(stats[s]) for s in range(players)}
+        record["bank_ms_left"] = [round(b, 1) for b in bank]
+        for player in seats:
+            self._send_quietly(
+                self.seats[player],
+                {
+                    "type": "game_over",
+                    "game_index": index,
+                    "outcome": None if outcome is None else outcome.to_json(),
+                    "forfeit": forfeit,
+                },
+            )
+        return record
+
+    def _send_quietly(self, seat: Seat, message: dict[str, Any]) -> None:
+        # Notices to a bot that stopped reading are not its turn's business;
+        # if it never reads, its next request times out.
+        with contextlib.suppress(Forfeit):
+            self._send(seat, message)
+
+    def _partial_stats(self, state: engines.State) -> list[dict[str, Any]]:
+        counts = getattr(state, "move_counts", None)
+        if counts is None:
+            return [{} for _ in self.seats]
+        moves = counts()
+        return [{"moves": moves[s]} for s in range(len(self.seats))]
+
+    def _parse_answer(self, state: engines.State, line: bytes, legal: list[int]) -> tuple[int, str]:
+        try:
+            answer = json.loads(line)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise Forfeit(MALFORMED_OUTPUT, f"not JSON ({exc}): {line[:80]!r}") from None
+        if not isinstance(answer, dict) or "action" not in answer:
+            raise Forfeit(MALFORMED_OUTPUT, f'expected {{"action": ...}}, got {line[:80]!r}')
+        value = answer["action"]
+        try:
+            if isinstance(value, str):
+                action = state.parse_action(value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                action = value
+                if action not in legal:
+                    probe = state.clone()
+                    probe.apply_checked(action)  # raises with the message listing what was legal
+            else:
+                raise engines.MalformedActionError(f"an action is an integer id or notation, not {value!r}")
+        except engines.ActionError as exc:
+            raise Forfeit(ILLEGAL_ACTION, str(exc)[:500]) from None
+        return action, state.action_to_string(action)
+
+    def _score(self, games: list[dict[str, Any]]) -> dict[str, Any]:
+        if self.game.info.name == "watch":
+            records = []
+            for game in games:
+                white, black = game["seats"]
+                stats = game["stats"]
+                forfeit = game["forfeit"]
+                records.append(
+                    GameRecord(
+                        white=white,
+                        white_moves=stats[str(white)].get("moves", 0),
+                        black_moves=stats[str(black)].get("moves", 0),
+                        winner=game["winners"][0] if game["winners"] else None,
+                        reason=game["reason"],
+                        forfeited_by=None if forfeit is None else forfeit["player"],
+                    )
+                )
+            return score_series(records).to_json()
+        raise NotImplementedError(f"no series scoring for {self.game.info.name} yet")
+
+
+def run_series(spec: SeriesSpec, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the series that ``spec`` describes and return its result document."""
+    return Referee(spec, log).run()
+
+
+def write_replay(document: dict[str, Any], path: Path) -> None:
+    """Write the result document as a gzip-compressed JSON replay."""
+    payload = {"format": "watch-arena-replay", "version": 1, **document}
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        json.dump(payload, handle, separators=(",", ":"))

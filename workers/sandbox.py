@@ -1,0 +1,584 @@
+"""Start an untrusted bot process inside every layer of the sandbox.
+
+Layers, outermost first (docs/sandbox.md explains each and the hostile bot
+that tests it):
+
+1. an unprivileged host uid per worker slot (``uid_base + slot``), set after
+   fork and before exec, so the kernel's per-user limits hold (they do not
+   for root);
+2. a control group per bot (memory, pids, CPU bandwidth; frozen while the bot
+   is not on turn; killed whole at the end) — cgroup v2 or v1, see cgroups.py;
+3. rlimits as a backstop: address space, CPU seconds, processes, file size,
+   open files, no core files;
+4. bubblewrap: every namespace unshared (no network at all, own pid, ipc, uts,
+   mount, user and cgroup namespaces), ``--die-with-parent``,
+   ``--new-session``, ``--cap-drop ALL``, no further user namespaces, a
+   read-only root with read-only ``/usr``, the bot directory read-only at
+   ``/bot``, the Arena runtime (engines and the bot SDK) read-only at
+   ``/arena``, sized tmpfs for ``/tmp`` and ``/dev/shm``;
+5. a seccomp filter that refuses ptrace, keyctl, io_uring, bpf, perf events,
+   userfaultfd, mount, namespaces, kernel modules and AF_VSOCK sockets;
+6. an empty environment and no inherited descriptors but stdin, stdout, stderr.
+
+``mode="none"`` runs the bot as a plain child process for a bot author's own
+code; it is never chosen silently (see :func:`resolve_mode`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import errno
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from workers.cgroups import BotCgroup, CgroupLimits, create_bot_cgroup
+
+BWRAP = "/usr/bin/bwrap"
+BOT_PYTHON = "/usr/bin/python3"  # the system Python, never the platform's virtualenv
+BOT_DIR = "/bot"
+RUNTIME_DIR = "/arena"  # engines/ and bots/ (the SDK), read-only
+
+
+def python_bot_command(entry: str) -> list[str]:
+    """Return the command that runs a Python bot's ``entry`` file inside the sandbox.
+
+    The environment stays empty, so instead of PYTHONPATH a two-line launcher
+    puts the bot's directory and the Arena runtime on ``sys.path``.
+    """
+    launcher = (
+        "import runpy, sys; "
+        f"sys.path[:0] = [{BOT_DIR!r}, {RUNTIME_DIR!r}]; sys.argv = sys.argv[1:]; "
+        "runpy.run_path(sys.argv[0], run_name='__main__')"
+    )
+    return [BOT_PYTHON, "-B", "-s", "-c", launcher, f"{BOT_DIR}/{entry}"]
+
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RUNTIME_PACKAGES = ("engines", "bots")  # pure Python, importable by every bot
+MB = 1024 * 1024
+
+# Syscalls no bot needs and that reach kernel objects outside the sandbox's
+# namespaces, or that make escapes easier.
+DENIED_SYSCALLS = (
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "kcmp",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "open_tree",
+    "move_mount",
+    "fsopen",
+    "fsmount",
+    "fspick",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "kexec_load",
+    "kexec_file_load",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "syslog",
+    "acct",
+    "quotactl",
+    "name_to_handle_at",
+    "open_by_handle_at",
+    "lookup_dcookie",
+    "personality",
+    "iopl",
+    "ioperm",
+    "vhangup",
+)
+AF_VSOCK = 40
+CLONE_NEWUSER = 0x10000000
+
+
+class SandboxError(RuntimeError):
+    """The sandbox cannot be set up on this host; the message says what is missing."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one bot; every value has a safe default."""
+
+    memory_mb: int = 512
+    pids: int = 64
+    cpu_cores: float = 1.0  # CPU bandwidth while on turn
+    cpu_seconds: int = 3600  # rlimit backstop over the whole series
+    tmp_mb: int = 64
+    shm_mb: int = 16
+    file_size_mb: int = 64
+    open_files: int = 256
+
+    def __post_init__(self) -> None:
+        for name in ("memory_mb", "pids", "cpu_seconds", "tmp_mb", "shm_mb", "file_size_mb", "open_files"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"sandbox limit {name} must be a positive integer, not {value!r}")
+        if not 0 < self.cpu_cores <= 64:
+            raise ValueError(f"sandbox limit cpu_cores must be in (0, 64], not {self.cpu_cores!r}")
+
+
+def sandbox_problem() -> str | None:
+    """Return why the sandbox cannot run here, or None when it can."""
+    if not sys.platform.startswith("linux"):
+        return "the sandbox needs Linux"
+    if not os.access(BWRAP, os.X_OK):
+        return f"bubblewrap is not installed ({BWRAP}); install the Debian package bubblewrap"
+    if not os.access(BOT_PYTHON, os.X_OK):
+        return f"the bot runtime {BOT_PYTHON} is missing; install the Debian package python3"
+    try:
+        _seccomp_module()
+    except SandboxError as exc:
+        return str(exc)
+    return None
+
+
+def resolve_mode(requested: str) -> str:
+    """Return ``bwrap`` or ``none`` for a requested ``auto``/``bwrap``/``none`` mode."""
+    if requested not in ("auto", "bwrap", "none"):
+        raise ValueError(f"sandbox mode must be auto, bwrap or none, not {requested!r}")
+    if requested == "none":
+        return "none"
+    problem = sandbox_problem()
+    if problem:
+        hint = "; to run your own bots unsandboxed on your own machine pass --no-sandbox" if requested == "auto" else ""
+        raise SandboxError(problem + hint)
+    return "bwrap"
+
+
+def _seccomp_module():  # type: ignore[no-untyped-def]
+    try:
+        import pyseccomp
+    except ImportError as exc:
+        raise SandboxError(f"the seccomp binding is missing ({exc}); reinstall from requirements.lock") from None
+    return pyseccomp
+
+
+def seccomp_program() -> bytes:
+    """Return the compiled BPF filter that bubblewrap loads for every bot."""
+    seccomp = _seccomp_module()
+    refuse = seccomp.ERRNO(errno.EPERM)
+    rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    for name in DENIED_SYSCALLS:
+        with contextlib.suppress(RuntimeError, ValueError, OSError):  # not on this architecture
+            rules.add_rule(refuse, name)
+    rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.EQ, AF_VSOCK))
+    # New user namespaces: clone's flags can be checked; clone3 passes them in
+    # memory a filter cannot read, so it answers ENOSYS and libc falls back to clone.
+    rules.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    with contextlib.suppress(RuntimeError, ValueError, OSError):
+        rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    with tempfile.TemporaryFile() as handle:
+        rules.export_bpf(handle)
+        handle.seek(0)
+        return handle.read()
+
+
+@functools.cache
+def _cached_seccomp_program() -> bytes:
+    return seccomp_program()
+
+
+class Staging:
+    """A world-readable copy of the bot runtime and the bots, outside any private home directory.
+
+    bubblewrap runs as the slot's unprivileged uid and must be able to read
+    what it binds; a copy also freezes the code a series runs with. One
+    staging area serves every series of a worker process (:func:`shared_staging`);
+    bots are copied once per content hash.
+    """
+
+    def __init__(self, parent: str | None = None) -> None:
+        sweep_stale_staging(Path(parent or tempfile.gettempdir()))
+        self.root = Path(tempfile.mkdtemp(prefix=f"arena-stage-{os.getpid()}-", dir=parent))
+        self.root.chmod(0o755)
+        self.runtime = self.root / "runtime"
+        self.runtime.mkdir()
+        for package in RUNTIME_PACKAGES:
+            shutil.copytree(
+                REPO_ROOT / package,
+                self.runtime / package,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "tests"),
+            )
+        self._bots: dict[str, Path] = {}
+        _make_world_readable(self.root)
+
+    def add_bot(self, source: Path, key: str) -> Path:
+        """Return a staged copy of the bot directory ``source`` whose content hash is ``key``."""
+        if key not in self._bots:
+            target = self.root / f"bot-{len(self._bots) + 1}"
+            shutil.copytree(source, target, symlinks=False)
+            _make_world_readable(target)
+            self._bots[key] = target
+        return self._bots[key]
+
+    def cleanup(self) -> None:
+        """Delete the staging area."""
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def sweep_stale_staging(parent: Path) -> int:
+    """Delete staging areas whose worker process is gone; return how many."""
+    removed = 0
+    for path in parent.glob("arena-stage-*-*"):
+        pid = path.name.split("-")[2]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(path, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+@functools.cache
+def shared_staging() -> Staging:
+    """Return this process's staging area, removed when the process exits."""
+    staging = Staging()
+    atexit.register(staging.cleanup)
+    return staging
+
+
+def _make_world_readable(root: Path) -> None:
+    for directory, _dirnames, filenames in os.walk(root):
+        os.chmod(directory, 0o755)
+        for name in filenames:
+            path = os.path.join(directory, name)
+            mode = os.stat(path).st_mode
+            os.chmod(path, 0o755 if mode & 0o111 else 0o644)
+
+
+@dataclass
+class BotProcess:
+    """A running bot: its pipes, its process and its cgroup."""
+
+    popen: subprocess.Popen[bytes]
+    cgroup: BotCgroup | None
+    sandboxed: bool
+    frozen: bool = False
+    uid: int | None = None  # the slot uid it runs as, when that is not ours: its orphans are ours to reap
+    _supervisor_pids: frozenset[int] | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def freeze(self) -> None:
+        """Stop the bot and everything it started (cgroup freezer, else SIGSTOP)."""
+        if self.frozen:
+            return
+        if self.cgroup is not None:
+            self.cgroup.freeze(self._supervisors())
+        else:
+            _signal_tree(self.popen.pid, signal.SIGSTOP)
+        self.frozen = True
+
+    def thaw(self) -> None:
+        """Let the bot run again."""
+        if not self.frozen:
+            return
+        if self.cgroup is not None:
+            # Everyone, supervisors included: the first freeze can stop the sandbox's
+            # pid 1 if bubblewrap forks it just after _supervisors() looked, and it
+            # would never run again. SIGCONT to a process that is not stopped is
+            # dropped by the kernel: no wake-up, no context switch.
+            self.cgroup.thaw()
+        else:
+            _signal_tree(self.popen.pid, signal.SIGCONT)
+        self.frozen = False
+
+    def _supervisors(self) -> frozenset[int]:
+        # bubblewrap's own two processes (the monitor we started and the
+        # sandbox's pid 1) run no bot code and need no stopping; skipping them
+        # saves four context switches a decision. Learnt once both exist.
+        if self._supervisor_pids is None:
+            children = _children(self.popen.pid)
+            if not children:
+                return frozenset({self.popen.pid})
+            self._supervisor_pids = frozenset({self.popen.pid, *children})
+        return self._supervisor_pids
+
+    def cpu_seconds(self) -> float | None:
+        """Return the CPU time the bot and its children used, where the cgroup counts it."""
+        return None if self.cgroup is None else self.cgroup.cpu_seconds()
+
+    def kill(self) -> None:
+        """Kill the bot and every process it left, then release its cgroup."""
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+        else:
+            _signal_tree(self.popen.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
+        if self.uid is not None:
+            _reap_orphans(self.uid)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.cache
+def _adopt_orphans() -> bool:
+    """Become the reaper of orphans among this process's descendants.
+
+    bubblewrap's monitor (our child) exits as soon as the bot does, without
+    reaping the sandbox's pid 1; that zombie is reparented to the nearest
+    subreaper, else to the host's (or container's) init. Until someone reaps
+    it, it counts against the slot uid's RLIMIT_NPROC, and a worker running
+    series back to back (or under an init that never reaps) soon has every
+    bubblewrap fail with "Can't fork for pid 1". So the worker adopts them and
+    :func:`_reap_orphans` reaps them.
+    """
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _reap_orphans(uid: int, timeout: float = 1.0) -> None:
+    """Reap this process's children that run as ``uid`` (a dead bot's adopted orphans)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        waiting = False
+        for child in _own_children():
+            try:
+                with open(f"/proc/{child}/status") as handle:
+                    owner = next((line.split()[1] for line in handle if line.startswith("Uid:")), None)
+                if owner != str(uid):
+                    continue
+                reaped, _status = os.waitpid(child, os.WNOHANG)
+            except (OSError, ChildProcessError):
+                continue
+            waiting = waiting or reaped == 0
+        if not waiting or time.monotonic() > deadline:
+            return
+        time.sleep(0.005)
+
+
+def _own_children() -> list[int]:
+    found = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError), open(f"/proc/self/task/{task}/children") as handle:
+                found += [int(child) for child in handle.read().split()]
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(child) for child in handle.read().split()]
+    except OSError:
+        return []
+
+
+def _descendants(pid: int) -> list[int]:
+    found, stack = [], [pid]
+    while stack:
+        parent = stack.pop()
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{parent}/task"):
+                with open(f"/proc/{parent}/task/{task}/children") as handle:
+                    for child in handle.read().split():
+                        found.append(int(child))
+                        stack.append(int(child))
+    return found
+
+
+def _signal_tree(pid: int, sig: int) -> None:
+    for target in [pid, *_descendants(pid)]:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(target, sig)
+
+
+def bwrap_command(
+    command: Sequence[str], bot_dir: Path, runtime_dir: Path, limits: Limits, seccomp_fd: int
+) -> list[str]:
+    """Return the bubblewrap command line that runs ``command`` (paths inside the sandbox)."""
+    argv = [
+        BWRAP,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--hostname",
+        "arena-bot",
+        "--clearenv",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            argv += ["--symlink", os.readlink(host), f"/{name}"]
+        elif host.is_dir():
+            argv += ["--ro-bind", str(host), f"/{name}"]
+    for etc in ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime"):
+        argv += ["--ro-bind-try", etc, etc]
+    argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(limits.tmp_mb * MB),
+        "--tmpfs",
+        "/tmp",
+        "--perms",
+        "1777",
+        "--size",
+        str(limits.shm_mb * MB),
+        "--tmpfs",
+        "/dev/shm",
+        "--ro-bind",
+        str(bot_dir),
+        BOT_DIR,
+    ]
+    argv += ["--ro-bind", str(runtime_dir), RUNTIME_DIR]
+    argv += [
+        "--remount-ro",
+        "/",
+        "--chdir",
+        BOT_DIR,
+        "--seccomp",
+        str(seccomp_fd),
+        "--",
+        *command,
+    ]
+    return argv
+
+
+def start_bot(
+    command: Sequence[str],
+    bot_dir: Path,
+    *,
+    runtime_dir: Path,
+    limits: Limits,
+    slot: int,
+    mode: str = "bwrap",
+    uid_base: int = 100000,
+) -> BotProcess:
+    """Start ``command`` (as seen inside the sandbox, cwd ``/bot``) and return the running bot.
+
+    ``mode`` is ``bwrap`` (every layer) or ``none`` (a plain process in
+    ``bot_dir``, for a bot author's own code only).
+    """
+    if mode == "none":
+        host_command = [
+            part.replace(BOT_DIR, str(bot_dir), 1) if part.startswith(BOT_DIR) else part for part in command
+        ]
+        popen = subprocess.Popen(
+            host_command,
+            cwd=bot_dir,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={"PYTHONPATH": str(runtime_dir), "PATH": os.defpath},
+            close_fds=True,
+            start_new_session=True,
+        )
+        return BotProcess(popen=popen, cgroup=None, sandboxed=False)
+
+    cgroup = create_bot_cgroup(
+        CgroupLimits(memory_bytes=limits.memory_mb * MB, pids=limits.pids, cpu_cores=limits.cpu_cores)
+    )
+    program = _cached_seccomp_program()
+    seccomp_file = tempfile.TemporaryFile()  # noqa: SIM115 - bubblewrap reads it after this returns
+    seccomp_file.write(program)
+    seccomp_file.seek(0)
+    seccomp_fd = seccomp_file.fileno()
+    argv = bwrap_command(command, bot_dir, runtime_dir, limits, seccomp_fd)
+    as_root = os.geteuid() == 0
+    if as_root:
+        _adopt_orphans()
+    uid = uid_base + slot
+    rlimits = [
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_CPU, limits.cpu_seconds),
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * MB),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        # The whole slot uid shares RLIMIT_NPROC: the bot's processes plus bubblewrap's two.
+        (resource.RLIMIT_NPROC, limits.pids + 4),
+        # Address space is a coarse backstop to the cgroup (which counts real use):
+        # allow generous virtual reservations beyond the memory limit.
+        (resource.RLIMIT_AS, limits.memory_mb * MB * 4 + 512 * MB),
+    ]
+
+    def enter_sandbox() -> None:  # runs in the child between fork and exec: no imports, no allocation-heavy work
+        if cgroup is not None:
+            cgroup.join_from_child()
+        for which, value in rlimits:
+            resource.setrlimit(which, (value, value))
+        if as_root:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+
+    try:
+        popen = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={},
+            close_fds=True,
+            pass_fds=(seccomp_fd,),
+            preexec_fn=enter_sandbox,
+            start_new_session=True,
+        )
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+    finally:
+        seccomp_file.close()  # the child has its own copy of the descriptor
+    return BotProcess(popen=popen, cgroup=cgroup, sandboxed=True, uid=uid if as_root else None)
+
+
+def wait_gone(pids: Sequence[int], timeout: float = 5.0) -> bool:
+    """Return True once none of ``pids`` exists (for tests and shutdown)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(Path(f"/proc/{pid}").exists() for pid in pids):
+            return True
+        time.sleep(0.01)
+    return False
