@@ -129,16 +129,17 @@ def test_no_way_to_the_opponents_files(arena) -> None:
 
 
 def test_no_platform_settings_credentials_or_host_files(arena) -> None:
-    series = arena.play("secrets")
+    repo = Path(__file__).resolve().parents[2]
+    series = arena.play(arena.package("secrets", targets={"repo_root": str(repo)}))
     series.assert_completed()
     reports = series.reports()
     for probe, outcome in reports.items():
         if probe.startswith("read "):
             assert outcome.startswith("FileNotFoundError"), (probe, outcome)
-    for path in ("/work", "/etc/postgresql", "/root", "/home"):
+    for path in (f"/{repo.parts[1]}", "/etc/postgresql", "/root", "/home"):
         assert reports[f"list {path}"].startswith("FileNotFoundError"), reports
     assert reports["list /etc"] == "OK ['alternatives', 'ld.so.cache', 'localtime']", reports
-    assert reports["list /proc/1/cwd"] == "OK ['bot.toml', 'main.py']", reports  # the sandbox's init sits in /bot
+    assert reports["list /proc/1/cwd"] == "OK ['bot.toml', 'main.py', 'targets.json']", reports  # init sits in /bot
     assert reports["cwd"] == "OK '/bot'"
     mounts = set(ast.literal_eval(reports["mounts"].removeprefix("OK ")))
     assert mounts <= {"/", "/usr", "/proc", "/dev", "/tmp", "/dev/shm", "/bot", "/arena"} | {

@@ -1,5 +1,6 @@
 """Tries the platform's settings, database credentials, host secrets and the referee's cwd. Reports, then plays."""
 
+import json
 import os
 import sys
 
@@ -24,19 +25,24 @@ def read(path):
         return handle.read()
 
 
+# The test tells the bot where the host's checkout is (targets.json beside this file).
+with open("targets.json") as handle:
+    repo = json.load(handle)["repo_root"]
+
 for path in (
-    "/work/main/platform/arena/settings.py",
-    "/work/main/.env",
+    f"{repo}/platform/arena/settings.py",
+    f"{repo}/.env",
     "/etc/postgresql/15/main/pg_hba.conf",
     "/etc/shadow",
     "/etc/passwd",
     "/root/.pgpass",
     "/root/.bash_history",
     "/proc/1/cwd/manage.py",
-    "/proc/1/root/work/main/platform/arena/settings.py",
+    f"/proc/1/root{repo}/platform/arena/settings.py",
 ):
     attempt(f"read {path}", lambda path=path: read(path))
-for path in ("/work", "/etc/postgresql", "/root", "/home", "/proc/1/cwd", "/proc/1/root", "/etc"):
+repo_top = "/" + repo.strip("/").split("/")[0]
+for path in (repo_top, "/etc/postgresql", "/root", "/home", "/proc/1/cwd", "/proc/1/root", "/etc"):
     attempt(f"list {path}", lambda path=path: sorted(os.listdir(path)))
 attempt("cwd", os.getcwd)
 attempt("fds", lambda: sorted(os.listdir("/proc/self/fd")))
