@@ -75,6 +75,7 @@ class BotCgroup:
         self._procs_files = [str(d / "cgroup.procs") for d in dirs.values()]
         self._members_file = str(dirs["" if version == 2 else "pids"] / "cgroup.procs")
         self._kernel_frozen = False
+        self._stopped: set[int] = set()  # what freeze() stopped, for thaw()
 
     # -- joining ----------------------------------------------------------------
     def join_from_child(self) -> None:
@@ -149,9 +150,10 @@ class BotCgroup:
     # also catches tasks forked while it freezes, takes over for that turn.
     def freeze(self, exclude: frozenset[int] = frozenset()) -> None:
         """Stop every process in the cgroup but ``exclude`` (it cannot think on someone else's time)."""
-        stopped: set[int] = set(exclude)
+        seen: set[int] = set(exclude)
+        stopped = self._stopped
         for attempt in range(3):
-            fresh = [pid for pid in self.pids() if pid not in stopped]
+            fresh = [pid for pid in self.pids() if pid not in seen]
             if not fresh:
                 return
             if attempt == 2:
@@ -161,22 +163,28 @@ class BotCgroup:
                     os.kill(pid, signal.SIGSTOP)
             for pid in fresh:
                 _wait_stopped(pid)
+            seen.update(fresh)
             stopped.update(fresh)
         self._kernel_frozen = self._kernel_freeze(True) or self._kernel_frozen
         for pid in self.pids():  # without a kernel freezer, stop what is there now
-            if pid not in stopped:
+            if pid not in seen:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGSTOP)
+                stopped.add(pid)
 
-    def thaw(self, exclude: frozenset[int] = frozenset()) -> None:
-        """Let the processes run again."""
+    def thaw(self) -> None:
+        """Let the processes run again: exactly those :meth:`freeze` stopped.
+
+        Nothing new can appear while they are stopped (or kernel-frozen), so
+        the member list need not be read again.
+        """
         if self._kernel_frozen:
             self._kernel_freeze(False)
             self._kernel_frozen = False
-        for pid in self.pids():
-            if pid not in exclude:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGCONT)
+        for pid in self._stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        self._stopped = set()
 
     def _kernel_freeze(self, frozen: bool) -> bool:
         if self.version == 2:

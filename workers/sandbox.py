@@ -294,7 +294,7 @@ class BotProcess:
         if self.cgroup is not None:
             self.cgroup.freeze(self._supervisors())
         else:
-            _signal_tree(self.popen.pid, signal.SIGSTOP)
+            self._signal_unsandboxed(signal.SIGSTOP)
         self.frozen = True
 
     def thaw(self) -> None:
@@ -302,14 +302,22 @@ class BotProcess:
         if not self.frozen:
             return
         if self.cgroup is not None:
-            # Everyone, supervisors included: the first freeze can stop the sandbox's
-            # pid 1 if bubblewrap forks it just after _supervisors() looked, and it
-            # would never run again. SIGCONT to a process that is not stopped is
-            # dropped by the kernel: no wake-up, no context switch.
+            # Everything the freeze stopped, supervisors included: the first
+            # freeze can stop the sandbox's pid 1 if bubblewrap forks it just
+            # after _supervisors() looked, and it must run again.
             self.cgroup.thaw()
         else:
-            _signal_tree(self.popen.pid, signal.SIGCONT)
+            self._signal_unsandboxed(signal.SIGCONT)
         self.frozen = False
+
+    def _signal_unsandboxed(self, sig: int) -> None:
+        # Without a cgroup: the bot's process group (it leads a session of its
+        # own), or, where it is sandboxed without cgroups, its process tree.
+        if self.sandboxed:
+            _signal_tree(self.popen.pid, sig)
+        else:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.popen.pid, sig)
 
     def _supervisors(self) -> frozenset[int]:
         # bubblewrap's own two processes (the monitor we started and the

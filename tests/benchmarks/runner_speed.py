@@ -13,7 +13,10 @@ pins itself and its children to one core and prints Markdown tables:
   one long series of 40 games between trivial SDK bots, wall time less the
   start-up and shutdown, divided by the decisions; and its ratio to the echo;
 * 4-game Watch series per second between two trivial sandboxed bots,
-  start-up and teardown of both sandboxes included.
+  start-up and teardown of both sandboxes included;
+* as a diagnosis of where the time goes, the same per-decision figure with
+  freezing switched off (not a mode the referee offers), and the start-up of
+  the bare interpreter and of ``import json`` in it.
 
 Figures and the command are recorded in docs/benchmarks.md.
 """
@@ -21,6 +24,7 @@ Figures and the command are recorded in docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -28,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 import engines  # noqa: E402
 from workers.botpkg import load_bot_package  # noqa: E402
 from workers.referee import SeriesSpec, TimeControl, run_series  # noqa: E402
-from workers.sandbox import Limits, python_bot_command, shared_staging, start_bot  # noqa: E402
+from workers.sandbox import BotProcess, Limits, python_bot_command, shared_staging, start_bot  # noqa: E402
 
 TRIVIAL_BOT = "from bots.sdk import run\nrun(lambda observation, legal_actions: legal_actions[0])\n"
 ECHO_CHILD = (
@@ -114,7 +119,7 @@ def startup_ms(package, mode: str, repeats: int) -> float:  # type: ignore[no-un
     return statistics.median(times)
 
 
-def steady_decision_us(package, mode: str) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+def steady_decision_us(package, mode: str) -> float:  # type: ignore[no-untyped-def]
     """Return the referee's wall time per decision over a 40-game series, start-up excluded, in µs."""
     spec = SeriesSpec(bots=[package, package], games=40, sandbox=mode, time_control=TimeControl(bank_ms=600_000))
     document = run_series(spec)
@@ -123,7 +128,28 @@ def steady_decision_us(package, mode: str) -> tuple[float, int]:  # type: ignore
     short_decisions = sum(len(g["actions"]) for g in short["games"])
     # The 2-game series costs the same start-up and shutdown: the difference is pure decisions.
     per_decision = (document["wall_seconds"] - short["wall_seconds"]) / (decisions - short_decisions)
-    return per_decision * 1e6, decisions
+    return per_decision * 1e6
+
+
+@contextlib.contextmanager
+def freezing_switched_off() -> Iterator[None]:
+    """Diagnosis only: make freeze and thaw do nothing, to see what they cost."""
+    saved = BotProcess.freeze, BotProcess.thaw
+    BotProcess.freeze = BotProcess.thaw = lambda self: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        BotProcess.freeze, BotProcess.thaw = saved  # type: ignore[method-assign]
+
+
+def command_ms(command: list[str], repeats: int = 20) -> float:
+    """Return the median wall time of running ``command``, in ms."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        subprocess.run(command, env={}, check=True)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
 
 
 def series_per_second(package, mode: str, count: int) -> float:  # type: ignore[no-untyped-def]
@@ -147,15 +173,27 @@ def main() -> None:
         rows = []
         for mode in ("bwrap", "none"):
             start = startup_ms(package, mode, 15)
-            decision, decisions = steady_decision_us(package, mode)
+            decision = steady_decision_us(package, mode)
             rate = series_per_second(package, mode, args.series)
-            rows.append((mode, start, decision, decisions, rate))
+            with freezing_switched_off():
+                unfrozen = steady_decision_us(package, mode)
+            rows.append((mode, start, decision, unfrozen, rate))
     print(f"Bare JSON echo round trip (request line {len(sample_request())} bytes): {echo:.0f} µs median\n")
     print("| runner | bot start-up to first answer | referee per decision | vs echo | 4-game series/s |")
     print("|---|---:|---:|---:|---:|")
     for mode, start, decision, _, rate in rows:
         name = "sandboxed (bwrap, cgroup, seccomp)" if mode == "bwrap" else "plain processes (--no-sandbox)"
         print(f"| {name} | {start:.1f} ms | {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |")
+    print("\nDiagnosis:\n")
+    print("| what | time |")
+    print("|---|---:|")
+    for mode, _, decision, unfrozen, _ in rows:
+        print(
+            f"| referee per decision, {mode}, freezing switched off | {unfrozen:.0f} µs ({unfrozen / echo:.2f}x echo) |"
+        )
+        print(f"| ... so freezing and thawing cost, {mode} | {decision - unfrozen:.0f} µs |")
+    for code in ("pass", "import json"):
+        print(f"| /usr/bin/python3 -s -c '{code}' | {command_ms(['/usr/bin/python3', '-s', '-c', code]):.1f} ms |")
 
 
 if __name__ == "__main__":
