@@ -29,6 +29,7 @@ import trueskill
 from tqdm import tqdm
 
 import engines
+from engines.watch import format_points, name_players
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
 from workers.referee import SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
@@ -255,15 +256,6 @@ def _bots_loaded(args: argparse.Namespace) -> Iterator[list[LoadedBot]]:
 # -- formatting -------------------------------------------------------------------------
 
 
-def format_points(points: float) -> str:
-    """Return Watch points the rulebook's way: 0, ½, 1, 1½, 2."""
-    whole = int(points)
-    half = points - whole >= 0.5
-    if half:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
-
-
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
     """Return a plain-text table; columns whose index is in ``right`` align right."""
     cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
@@ -340,7 +332,7 @@ def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
     lines.append(f"  Black move totals (the higher scores): {a} {black[0]}, {b} {black[1]}")
     lines.append(f"  Game wins (not scored): {a} {wins[0]}, {b} {wins[1]}")
     lines.append("  How:")
-    lines += [f"    {step}" for step in score["steps"]]
+    lines += [f"    {name_players(step, (a, b))}" for step in score["steps"]]
     winner = score["winner"]
     lines.append("Series winner: " + ("none (a draw)" if winner is None else labels[winner]))
     lines.append(f"Wall time: {document['wall_seconds']:.1f} s")

@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 from engines.watch.game import INFO, WatchGame, WatchState
-from engines.watch.scoring import GameRecord, SeriesScore, score_series
+from engines.watch.scoring import GameRecord, SeriesScore, format_points, name_players, score_series
 
-__all__ = ["INFO", "GameRecord", "SeriesScore", "WatchGame", "WatchState", "score_series"]
+__all__ = [
+    "INFO",
+    "GameRecord",
+    "SeriesScore",
+    "WatchGame",
+    "WatchState",
+    "format_points",
+    "name_players",
+    "score_series",
+]

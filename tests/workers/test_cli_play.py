@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from engines.watch import format_points
 from workers import sandbox
-from workers.cli import format_points, main
+from workers.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 GREEDY = str(REPO / "bots/watch/packages/greedy")
@@ -132,7 +133,7 @@ def test_it_shows_a_forfeit_with_its_reason_and_detail(capsys, tmp_path):
     assert "cheat forfeited (illegal_action): " in out
     assert "the series stopped after game" in out
     assert "Series score (Watch scheme): random 2 – 0 cheat" in out
-    assert "player 1 forfeited game" in out
+    assert "cheat forfeited game" in out
 
 
 def test_it_warns_loudly_without_the_sandbox(capsys):

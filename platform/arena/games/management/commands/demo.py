@@ -9,15 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import engines
 from bots.policy import UnknownPolicyError, load_policy, reference_policies
+from engines.watch import format_points, name_players
 from workers.local import play_series
-
-
-def format_points(points: float) -> str:
-    """Return series points the way the rulebook writes them: 0, ½, 1, 1½, 2."""
-    whole, half = divmod(round(points * 2), 2)
-    if not half:
-        return str(whole)
-    return "½" if whole == 0 else f"{whole}½"
 
 
 def replay_board(actions: list[str]) -> str:
@@ -86,6 +79,6 @@ class Command(BaseCommand):
                 f"Black total {score['black_totals'][player]:>2}, game wins {score['game_wins'][player]}"
             )
         for step in score["steps"]:
-            write(f"  - {step.replace('player 0', names[0]).replace('player 1', names[1])}")
+            write(f"  - {name_players(step, names)}")
         points = score["points"]
         write(f"  {names[0]} {format_points(points[0])} – {format_points(points[1])} {names[1]}")
