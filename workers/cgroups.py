@@ -306,8 +306,14 @@ def sweep_stale_cgroups(root: Path = CGROUP_ROOT, min_age: float = STALE_AFTER_S
 _SWEPT: list[bool] = []
 
 
-def create_bot_cgroup(limits: CgroupLimits, root: Path = CGROUP_ROOT) -> BotCgroup | None:
-    """Return a new cgroup with ``limits`` applied, or None where this host cannot make one."""
+def create_bot_cgroup(
+    limits: CgroupLimits, root: Path = CGROUP_ROOT, own_paths: dict[str, str] | None = None
+) -> BotCgroup | None:
+    """Return a new cgroup with ``limits`` applied, or None where this host cannot make one.
+
+    ``own_paths`` (this process's cgroup per controller, "" for v2) is read
+    from /proc/self/cgroup unless given.
+    """
     version = detect_version(root)
     if version is None:
         return None
@@ -315,7 +321,7 @@ def create_bot_cgroup(limits: CgroupLimits, root: Path = CGROUP_ROOT) -> BotCgro
         _SWEPT.append(True)
         sweep_stale_cgroups(root)
     name = f"arena-bot-{uuid.uuid4().hex[:12]}"
-    own = _own_paths() if root == CGROUP_ROOT else {}
+    own = own_paths if own_paths is not None else _own_paths()
     quota = max(1000, int(limits.cpu_cores * CPU_PERIOD_US))
     made: list[Path] = []
     try:
