@@ -495,6 +495,26 @@ def bwrap_command(
     return argv
 
 
+def backstop_rlimits(limits: Limits, own_uid: bool) -> list[tuple[int, int]]:
+    """Return the rlimits set on a sandboxed bot; ``own_uid`` when it runs as a slot uid of its own."""
+    rlimits = [
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_CPU, limits.cpu_seconds),
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * MB),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        # Address space is a coarse backstop to the cgroup (which counts real use):
+        # allow generous virtual reservations beyond the memory limit.
+        (resource.RLIMIT_AS, limits.memory_mb * MB * 4 + 512 * MB),
+    ]
+    if own_uid:
+        # RLIMIT_NPROC counts every process of the uid: the bot's plus
+        # bubblewrap's two. Run as a bot author's own uid (no root, so no slot
+        # uid), it would count their whole desktop session and stop bubblewrap
+        # from starting, so there only the cgroup (if any) limits processes.
+        rlimits.append((resource.RLIMIT_NPROC, limits.pids + 4))
+    return rlimits
+
+
 def start_bot(
     command: Sequence[str],
     bot_dir: Path,
@@ -539,17 +559,7 @@ def start_bot(
     if as_root:
         _adopt_orphans()
     uid = uid_base + slot
-    rlimits = [
-        (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_CPU, limits.cpu_seconds),
-        (resource.RLIMIT_FSIZE, limits.file_size_mb * MB),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        # The whole slot uid shares RLIMIT_NPROC: the bot's processes plus bubblewrap's two.
-        (resource.RLIMIT_NPROC, limits.pids + 4),
-        # Address space is a coarse backstop to the cgroup (which counts real use):
-        # allow generous virtual reservations beyond the memory limit.
-        (resource.RLIMIT_AS, limits.memory_mb * MB * 4 + 512 * MB),
-    ]
+    rlimits = backstop_rlimits(limits, own_uid=as_root)
 
     def enter_sandbox() -> None:  # runs in the child between fork and exec: no imports, no allocation-heavy work
         if cgroup is not None:
