@@ -31,7 +31,7 @@ from tqdm import tqdm
 import engines
 from engines.watch import format_points, name_players
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
-from workers.referee import SeriesSpec, TimeControl, run_series, write_replay
+from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
 
 EXIT_OK = 0
@@ -621,6 +621,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except SandboxError as exc:
         print(f"arena {args.command}: the sandbox cannot run here: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except SandboxFailure as exc:
+        print(f"arena {args.command}: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except (OSError, ValueError) as exc:
         print(f"arena {args.command}: error: {exc}", file=sys.stderr)

@@ -28,7 +28,7 @@ from typing import Any
 import engines
 from engines.watch import GameRecord, score_series
 from workers.botpkg import BotPackage
-from workers.sandbox import BotProcess, Limits, resolve_mode, shared_staging, start_bot
+from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
 
 PROTOCOL_VERSION = 1
 
@@ -106,6 +106,17 @@ class Seat:
     stderr_dropped: int = 0
     exited: bool = False
     answered: bool = False  # has answered a request this series (start-up is behind it)
+    started: bool = False  # its code has run: the sandbox wrote STARTED_MARKER to stderr
+    stderr_head: bytearray = field(default_factory=bytearray)
+    setup_errors: bytearray = field(default_factory=bytearray)  # what the sandbox said if it never started
+
+
+class SandboxFailure(RuntimeError):
+    """The sandbox could not start a bot: an infrastructure error, not the bot's fault.
+
+    The series has no result; a worker retries it (the platform) or the user
+    sees the sandbox's own message (the CLI).
+    """
 
 
 class Forfeit(Exception):
@@ -212,6 +223,18 @@ class Referee:
                 if not chunk:
                     self.selector.unregister(key.fileobj)
                     continue
+                if not owner.started:
+                    owner.stderr_head += chunk
+                    if len(owner.stderr_head) < len(STARTED_MARKER) and STARTED_MARKER.startswith(owner.stderr_head):
+                        continue
+                    chunk = bytes(owner.stderr_head)
+                    owner.stderr_head.clear()
+                    if chunk.startswith(STARTED_MARKER):
+                        owner.started = True
+                        chunk = chunk[len(STARTED_MARKER) :]
+                    else:
+                        owner.setup_errors += chunk[:4096]
+                        continue
                 room = self.spec.stderr_cap_bytes - len(owner.stderr)
                 owner.stderr += chunk[: max(room, 0)]
                 owner.stderr_dropped += max(len(chunk) - max(room, 0), 0)
@@ -255,6 +278,13 @@ class Referee:
     def _exit_forfeit(self, seat: Seat, during_decision: bool) -> Forfeit:
         with contextlib.suppress(Exception):
             seat.process.popen.wait(timeout=0.5)
+        self._pump(seat, 0)  # the sandbox's last words, if any
+        if not seat.started:
+            said = (seat.setup_errors + seat.stderr_head).decode("utf-8", "replace").strip()
+            raise SandboxFailure(
+                f"the sandbox could not start {seat.package.name} (exit code {seat.process.popen.poll()}): "
+                + (said or "it said nothing")
+            )
         code = seat.process.popen.poll()
         why = "closed its stdout" if code is None else f"exited with code {code}"
         if code is not None and code < 0:

@@ -49,6 +49,13 @@ BWRAP = "/usr/bin/bwrap"
 BOT_PYTHON = "/usr/bin/python3"  # the system Python, never the platform's virtualenv
 BOT_DIR = "/bot"
 RUNTIME_DIR = "/arena"  # engines/ and bots/ (the SDK), read-only
+#: The first bytes on a bot's stderr, written inside the sandbox before any bot code runs.
+STARTED_MARKER = b"arena: bot started\n"
+PYTHON_LAUNCHER = (
+    f"import os, runpy, sys; os.write(2, {STARTED_MARKER!r}); "
+    f"sys.path[:0] = [{BOT_DIR!r}, {RUNTIME_DIR!r}]; sys.argv = sys.argv[1:]; "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
 
 
 def python_bot_command(entry: str) -> list[str]:
@@ -57,12 +64,20 @@ def python_bot_command(entry: str) -> list[str]:
     The environment stays empty, so instead of PYTHONPATH a two-line launcher
     puts the bot's directory and the Arena runtime on ``sys.path``.
     """
-    launcher = (
-        "import runpy, sys; "
-        f"sys.path[:0] = [{BOT_DIR!r}, {RUNTIME_DIR!r}]; sys.argv = sys.argv[1:]; "
-        "runpy.run_path(sys.argv[0], run_name='__main__')"
-    )
-    return [BOT_PYTHON, "-B", "-s", "-c", launcher, f"{BOT_DIR}/{entry}"]
+    return [BOT_PYTHON, "-B", "-s", "-c", PYTHON_LAUNCHER, f"{BOT_DIR}/{entry}"]
+
+
+def with_started_marker(command: Sequence[str]) -> list[str]:
+    """Return ``command`` so that it writes :data:`STARTED_MARKER` to stderr before anything else runs.
+
+    Python bots get it from their launcher; any other entry point through a
+    one-line shell. The referee uses it to tell a bot that crashed (its code
+    ran) from a sandbox that never started (an infrastructure failure).
+    """
+    if PYTHON_LAUNCHER in command:
+        return list(command)
+    marker = STARTED_MARKER.decode().strip()
+    return ["/bin/sh", "-c", f'echo "{marker}" >&2; exec "$0" "$@"', *command]
 
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -535,7 +550,7 @@ def start_bot(
             part.replace(BOT_DIR, str(bot_dir), 1) if part.startswith(BOT_DIR) else part for part in command
         ]
         popen = subprocess.Popen(
-            host_command,
+            with_started_marker(host_command),
             cwd=bot_dir,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -554,7 +569,7 @@ def start_bot(
     seccomp_file.write(program)
     seccomp_file.seek(0)
     seccomp_fd = seccomp_file.fileno()
-    argv = bwrap_command(command, bot_dir, runtime_dir, limits, seccomp_fd)
+    argv = bwrap_command(with_started_marker(command), bot_dir, runtime_dir, limits, seccomp_fd)
     as_root = os.geteuid() == 0
     if as_root:
         _adopt_orphans()
