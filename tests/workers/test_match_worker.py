@@ -1,0 +1,180 @@
+"""A real Celery match worker on real Redis runs sandboxed series from self-contained specs.
+
+The worker is a separate ``celery worker`` process consuming the ``matches``
+queue, exactly as deployed; the test talks to it only through Redis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from celery import Celery
+
+import engines
+from workers.celery_app import configure
+
+REPO = Path(__file__).resolve().parents[2]
+REDIS_URL = "redis://127.0.0.1:6379/13"
+
+
+def make_archive(source: Path, target: Path) -> tuple[str, str]:
+    """Return (location, sha256) of a tar.gz of the bot directory ``source``."""
+    path = shutil.make_archive(str(target), "gztar", root_dir=source)
+    return path, hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def spec_for(tmp_path: Path, bots: list[Path], games: int = 2, series_id: int = 1) -> dict:
+    seats = []
+    for index, bot in enumerate(bots):
+        location, sha = make_archive(bot, tmp_path / f"archive-{series_id}-{index}")
+        seats.append({"version_id": index + 1, "name": bot.name, "archive": f"file://{location}", "sha256": sha})
+    return {
+        "series_id": series_id,
+        "game": "watch",
+        "rules_version": engines.get("watch").info.rules_version,
+        "config": {},
+        "seed": 11,
+        "games": games,
+        "time_control": {"decision_ms": 5000, "bank_ms": 120000},
+        "seats": seats,
+        "replay_to": str(tmp_path / f"replay-{series_id}.json.gz"),
+    }
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
+    try:
+        redis.Redis.from_url(REDIS_URL).flushdb()
+    except redis.ConnectionError as exc:
+        pytest.fail(f"Redis must run on 127.0.0.1:6379 for the worker tests (.ci/setup --services starts it): {exc}")
+    env = {
+        **os.environ,
+        "ARENA_BROKER_URL": REDIS_URL,
+        "ARENA_RESULT_BACKEND": REDIS_URL,
+        "ARENA_WORKER_CACHE": str(tmp_path / "cache"),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-Q", "matches", "-c", "1",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    assert process.stdout is not None
+    deadline = time.monotonic() + 60
+    log = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        log.append(line)
+        if " ready." in line:
+            break
+        if not line and process.poll() is not None:
+            pytest.fail("the worker did not start:\n" + "".join(log))
+    else:
+        pytest.fail("the worker was not ready within 60 s:\n" + "".join(log))
+    os.set_blocking(process.stdout.fileno(), False)
+    yield process
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def client() -> Celery:
+    return configure(Celery("test-client"), REDIS_URL, REDIS_URL)
+
+
+def pool_children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as handle:
+        return [int(child) for child in handle.read().split()]
+
+
+def processes_of_uids(uids: set[int]) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/status") as handle:
+                    uid = next(int(line.split()[1]) for line in handle if line.startswith("Uid:"))
+            except (OSError, StopIteration):
+                continue
+            if uid in uids:
+                found.append(int(entry))
+    return found
+
+
+def test_it_runs_a_series_from_a_spec_and_returns_the_result_document(worker, tmp_path: Path) -> None:
+    packages = REPO / "bots" / "watch" / "packages"
+    spec = spec_for(tmp_path, [packages / "greedy", packages / "random"])
+    outcome = client().send_task("arena.run_series", args=[spec], queue="matches").get(timeout=120)
+    document = outcome["result"]
+    assert outcome["series_id"] == 1
+    assert document["sandbox"] == "bwrap"
+    assert [p["sha256"] for p in document["players"]] == [seat["sha256"] for seat in spec["seats"]]
+    assert len(document["games"]) == 2
+    assert sum(document["score"]["points"]) in (0, 2)
+    assert Path(outcome["replay"]).exists()
+
+
+def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, tmp_path: Path) -> None:
+    slow = REPO / "tests" / "workers" / "hostile" / "polite_slow"  # 40 ms a move: the series takes seconds
+    spec = spec_for(tmp_path, [slow, slow], games=4, series_id=7)
+    result = client().send_task("arena.run_series", args=[spec], queue="matches")
+    # Wait until the pool process is refereeing (its bots exist), then kill it mid-series.
+    deadline = time.monotonic() + 30
+    victim = None
+    while time.monotonic() < deadline and victim is None:
+        for child in pool_children(worker.pid):
+            slot = child % 8192
+            if processes_of_uids({100000 + slot * 8, 100000 + slot * 8 + 1}):
+                victim = child
+        time.sleep(0.05)
+    assert victim is not None, "the series never started"
+    time.sleep(0.5)
+    os.kill(victim, signal.SIGKILL)
+    slot = victim % 8192
+    outcome = result.get(timeout=180)  # acks_late + reject_on_worker_lost: the series went back to the queue
+    assert outcome["series_id"] == 7
+    assert len(outcome["result"]["games"]) == 4
+    assert not any(g["forfeit"] for g in outcome["result"]["games"])
+    # bubblewrap's --die-with-parent took the killed referee's bots with it.
+    assert processes_of_uids({100000 + slot * 8, 100000 + slot * 8 + 1}) == []
+
+
+def test_it_refuses_a_spec_for_rules_it_does_not_have(worker, tmp_path: Path) -> None:
+    packages = REPO / "bots" / "watch" / "packages"
+    spec = spec_for(tmp_path, [packages / "random", packages / "random"])
+    spec["rules_version"] = "99"
+    with pytest.raises(Exception, match="rules version '99' asked, this worker has '1'"):
+        client().send_task("arena.run_series", args=[spec], queue="matches").get(timeout=60)
+
+
+def test_it_retries_and_then_fails_on_an_archive_that_does_not_match_its_hash(tmp_path: Path) -> None:
+    # In-process (eager): the same task code, no worker needed to see the check.
+    from workers.tasks import ArtifactError, fetch_package
+
+    location, _ = make_archive(REPO / "bots" / "watch" / "packages" / "random", tmp_path / "random")
+    with pytest.raises(ArtifactError, match="not the expected"):
+        fetch_package(location, "0" * 64)
+
+
+def test_the_match_worker_loads_neither_django_settings_nor_the_platform() -> None:
+    # kombu borrows one helper class from django.utils when Django is installed;
+    # what must never load is the settings, the ORM or the platform's code.
+    code = (
+        "import sys, workers.tasks, workers.celery_app; "
+        "print(sorted(m for m in sys.modules if m.startswith(('django.conf', 'django.db', 'arena'))))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "arena.settings"}
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,110 @@
+"""The match worker's task: run one series from a self-contained spec, return its result document.
+
+The spec is plain JSON (docs/architecture.md has an example): ids, the game
+and its rules version, config, seed, games, time control, limits, and per seat
+the bot version's archive sha256 and where to fetch it. The worker verifies
+each archive's sha256, unpacks it once per worker process, runs the series in
+the sandbox and returns ``{"series_id": ..., "result": document}``. It never
+touches the database; the platform records the result.
+
+A bot's own failure is a result (a forfeit inside the document). Only
+infrastructure failures raise: a sandbox that could not start and an archive
+that cannot be fetched are retried with backoff; a spec this worker cannot
+run (an unknown game, another rules version) fails at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import engines
+from workers.botpkg import BotPackage, load_bot_package
+from workers.celery_app import app
+from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
+from workers.sandbox import Limits
+
+CACHE_DIR = Path(os.environ.get("ARENA_WORKER_CACHE", Path(tempfile.gettempdir()) / "arena-worker-cache"))
+
+
+class ArtifactError(RuntimeError):
+    """A bot archive could not be fetched or does not match its sha256 (retried)."""
+
+
+class SpecError(ValueError):
+    """A series spec this worker cannot run (not retried)."""
+
+
+_PACKAGES: dict[str, BotPackage] = {}
+
+
+def archive_path(location: str) -> Path:
+    """Return the local path of an archive location: a path or a ``file://`` URL on a shared volume."""
+    parsed = urllib.parse.urlparse(location)
+    if parsed.scheme in ("", "file"):
+        return Path(urllib.parse.unquote(parsed.path))
+    raise SpecError(f"unsupported archive location {location!r}: use a path or a file:// URL")
+
+
+def fetch_package(location: str, sha256: str) -> BotPackage:
+    """Return the unpacked bot whose archive at ``location`` must have content hash ``sha256``."""
+    if sha256 in _PACKAGES:
+        return _PACKAGES[sha256]
+    path = archive_path(location)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ArtifactError(f"cannot read bot archive {location}: {exc}") from None
+    if digest != sha256:
+        raise ArtifactError(f"bot archive {location} has sha256 {digest}, not the expected {sha256}")
+    work_dir = CACHE_DIR / sha256
+    work_dir.mkdir(parents=True, exist_ok=True)
+    package = load_bot_package(path, work_dir)
+    _PACKAGES[sha256] = package
+    return package
+
+
+def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
+    """Return the referee's spec for a series spec from the platform."""
+    game = spec.get("game")
+    if game not in engines.names():
+        raise SpecError(f"this worker has no engine {game!r}; it has {', '.join(engines.names())}")
+    rules = engines.get(game).info.rules_version
+    if str(spec.get("rules_version")) != rules:
+        raise SpecError(f"{game} rules version {spec.get('rules_version')!r} asked, this worker has {rules!r}")
+    seats = spec.get("seats")
+    if not isinstance(seats, list) or len(seats) < 2:
+        raise SpecError("a series spec needs a list of at least two seats")
+    bots = [fetch_package(seat["archive"], seat["sha256"]) for seat in seats]
+    return SeriesSpec(
+        bots=bots,
+        game=game,
+        config=dict(spec.get("config") or {}),
+        games=int(spec["games"]),
+        seed=int(spec["seed"]),
+        time_control=TimeControl(**spec.get("time_control", {})),
+        limits=Limits(**spec.get("limits", {})),
+        sandbox=spec.get("sandbox", "bwrap"),
+    )
+
+
+@app.task(
+    name="arena.run_series",
+    autoretry_for=(SandboxFailure, ArtifactError),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=5,
+)
+def run_series_task(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run the series ``spec`` describes; return ``{"series_id", "result", "replay"}``."""
+    document = run_series(spec_from_json(spec))
+    replay = spec.get("replay_to")
+    if replay:
+        path = archive_path(replay)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_replay(document, path)
+    return {"series_id": spec.get("series_id"), "result": document, "replay": replay}
