@@ -22,9 +22,10 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from celery import shared_task
+
 import engines
 from workers.botpkg import BotPackage, load_bot_package
-from workers.celery_app import app
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits
 
@@ -92,7 +93,7 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
     )
 
 
-@app.task(
+@shared_task(
     name="arena.run_series",
     autoretry_for=(SandboxFailure, ArtifactError),
     retry_backoff=5,

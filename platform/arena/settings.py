@@ -1,14 +1,16 @@
 """Django settings, read from the environment with loud failures on bad values.
 
 The embedded default needs nothing running: SQLite in ``var/`` and, once the
-task pipeline lands, tasks run in-process. Production sets DATABASE_URL-style
-variables (see docs/operations.md).
+task pipeline lands, tasks run in-process. Production points
+``ARENA_DATABASE_URL`` at PostgreSQL (``postgres://user:password@host:5432/arena``).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
 
@@ -30,6 +32,57 @@ def envint(name: str, default: str) -> int:
         raise ValueError(f"{name} must be an integer, not {value!r}") from None
 
 
+DATABASE_URL_SCHEMES = {
+    "postgres": "django.db.backends.postgresql",
+    "postgresql": "django.db.backends.postgresql",
+    "sqlite": "django.db.backends.sqlite3",
+}
+DATABASE_URL_EXAMPLE = "postgres://user:password@host:5432/name or sqlite:////absolute/path/arena.sqlite3"
+
+
+def parse_database_url(url: str, name: str = "ARENA_DATABASE_URL") -> dict[str, Any]:
+    """Return the Django DATABASES entry for ``url``; raise ValueError naming ``name`` on anything unusable.
+
+    Query parameters (``?sslmode=require``) become OPTIONS. An error message
+    never repeats the password.
+    """
+    parts = urlsplit(url)
+    engine = DATABASE_URL_SCHEMES.get(parts.scheme)
+    if engine is None:
+        # Only the scheme is shown: a string that is not a URL may hold a password anywhere.
+        raise ValueError(
+            f"{name}: unsupported scheme {parts.scheme!r} (use {', '.join(sorted(DATABASE_URL_SCHEMES))}); "
+            f"write it like {DATABASE_URL_EXAMPLE}"
+        )
+    shown = url.replace(f":{parts.password}@", ":***@") if parts.password else url
+    database = unquote(parts.path[1:]) if parts.path.startswith("/") else ""
+    if engine == "django.db.backends.sqlite3":
+        if parts.netloc or not database or parts.query or parts.fragment:
+            raise ValueError(f"{name}: {shown} is not like sqlite:////absolute/path/arena.sqlite3 (no host, no query)")
+        return {"ENGINE": engine, "NAME": database}
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{name}: the port in {shown} is not a number from 0 to 65535") from None
+    if not database or "/" in database or parts.fragment:
+        raise ValueError(
+            f"{name}: {shown} does not name one database after the host; write it like {DATABASE_URL_EXAMPLE}"
+        )
+    try:
+        options = dict(parse_qsl(parts.query, keep_blank_values=True, strict_parsing=True)) if parts.query else {}
+    except ValueError:
+        raise ValueError(f"{name}: the query of {shown} is not key=value pairs joined by '&'") from None
+    return {
+        "ENGINE": engine,
+        "NAME": database,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",  # empty: the local Unix socket
+        "PORT": str(port or ""),
+        "OPTIONS": options,
+    }
+
+
 DEBUG = envbool("ARENA_DEBUG", "False")
 SECRET_KEY = os.getenv("ARENA_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -40,22 +93,77 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [h for h in os.getenv("ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 
 INSTALLED_APPS = [
-    "django.contrib.contenttypes",
+    "django.contrib.admin",
     "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
     "arena.games",
+    "arena.bots",
+    "arena.seasons",
+    "arena.series",
+    "arena.ratings",
 ]
 
-MIDDLEWARE: list[str] = []
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
 ROOT_URLCONF = "arena.urls"
 WSGI_APPLICATION = "arena.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
 
 VAR_DIR = Path(os.getenv("ARENA_VAR_DIR", str(BASE_DIR / "var")))
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": str(VAR_DIR / "arena.sqlite3"),
+if os.getenv("ARENA_DATABASE_URL"):
+    DATABASES = {"default": parse_database_url(os.environ["ARENA_DATABASE_URL"])}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(VAR_DIR / "arena.sqlite3"),
+        }
     }
-}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 TIME_ZONE = "UTC"
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+# Content-addressed store of uploaded bot archives (bots/<sha[:2]>/<sha>.<ext>);
+# match workers fetch from it and check the sha256.
+ARENA_ARTIFACT_DIR = Path(os.getenv("ARENA_ARTIFACT_DIR", str(VAR_DIR / "artifacts")))
+
+# Celery (arena/celeryconf.py). No broker: every task runs in-process, which is
+# the embedded default; production sets ARENA_BROKER_URL to Redis.
+CELERY_BROKER_URL = os.getenv("ARENA_BROKER_URL", "")
+CELERY_RESULT_BACKEND = os.getenv("ARENA_RESULT_BACKEND") or None
+ARENA_MATCHMAKER_INTERVAL_S = envint("ARENA_MATCHMAKER_INTERVAL_S", "10")
+ARENA_MATCHMAKER_SLOTS = envint("ARENA_MATCHMAKER_SLOTS", "4")
+CELERY_BEAT_SCHEDULE = {
+    "matchmake": {
+        "task": "arena.matchmake",
+        "schedule": ARENA_MATCHMAKER_INTERVAL_S,
+        "kwargs": {"slots_per_season": ARENA_MATCHMAKER_SLOTS},
+    },
+    "sweep-overdue-series": {"task": "arena.sweep_overdue_series", "schedule": 60},
+}

@@ -1,7 +1,10 @@
-"""URL routes; the web issue fills them."""
+"""URL routes: the admin; the web issue adds the public pages."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,125 @@
+"""The content-addressed store of bot archives, under ``settings.ARENA_ARTIFACT_DIR``.
+
+An archive is stored once, as ``bots/<sha[:2]>/<sha>.<format>``, whoever
+uploads it and however often; the name is the sha256 of the file, so a match
+worker that fetches it can check what it got. A directory is packed into a
+deterministic ``.tar.gz`` first (sorted names, no timestamps or owners), so
+the same files give the same archive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import os
+import shutil
+import stat
+import tarfile
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+
+from workers.botpkg import IGNORED_DIRECTORIES, BotPackageError
+
+ZIP = "zip"
+TAR_GZ = "tar.gz"
+ARCHIVE_FORMATS = (ZIP, TAR_GZ)
+CHUNK = 64 * 1024
+
+
+def archive_key(sha256: str, archive_format: str) -> str:
+    """Return the path of an archive inside the artifact store."""
+    return f"bots/{sha256[:2]}/{sha256}.{archive_format}"
+
+
+def archive_path(sha256: str, archive_format: str) -> Path:
+    """Return the path of an archive on this host."""
+    return Path(settings.ARENA_ARTIFACT_DIR) / archive_key(sha256, archive_format)
+
+
+def archive_format(path: Path) -> str:
+    """Return ``zip`` or ``tar.gz`` from the file's first bytes, as workers.botpkg recognises them."""
+    with path.open("rb") as handle:
+        magic = handle.read(4)
+    if magic in (b"PK\x03\x04", b"PK\x05\x06"):
+        return ZIP
+    if magic[:2] == b"\x1f\x8b":
+        return TAR_GZ
+    raise BotPackageError(f"{path.name}: not a .zip or .tar.gz archive")
+
+
+def file_sha256(path: Path) -> str:
+    """Return the hex sha256 of the file at ``path``."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def store_archive(source: Path, sha256: str, archive_format: str) -> Path:
+    """Copy ``source`` into the store under its digest, unless it is there already; return the stored path.
+
+    The copy is written beside its final name and renamed into place, so a
+    reader never sees half a file; a stored file whose content does not match
+    its name (a damaged disk) is replaced.
+    """
+    target = archive_path(sha256, archive_format)
+    if target.is_file() and file_sha256(target) == sha256:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, incoming = tempfile.mkstemp(prefix=".incoming-", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out, source.open("rb") as data:
+            shutil.copyfileobj(data, out, CHUNK)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(incoming, 0o644)
+        if file_sha256(Path(incoming)) != sha256:
+            raise BotPackageError(f"{source.name} changed while it was being stored; submit it again")
+        os.replace(incoming, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(incoming)
+        raise
+    return target
+
+
+def pack_directory(directory: Path, destination: Path) -> Path:
+    """Write a deterministic ``.tar.gz`` of ``directory``'s contents (bot.toml at its top) to ``destination``."""
+    with (
+        destination.open("wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as zipped,
+        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as bundle,
+    ):
+        for relative, full in _sorted_entries(directory):
+            entry_stat = full.lstat()
+            info = tarfile.TarInfo(relative)
+            info.mtime = 0
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            if stat.S_ISDIR(entry_stat.st_mode):
+                info.type = tarfile.DIRTYPE
+                info.mode = 0o755
+                bundle.addfile(info)
+            elif stat.S_ISREG(entry_stat.st_mode):
+                info.mode = 0o755 if entry_stat.st_mode & 0o111 else 0o644
+                info.size = entry_stat.st_size
+                with full.open("rb") as handle:
+                    bundle.addfile(info, handle)
+            else:
+                raise BotPackageError(f"{relative} is not a regular file or directory; remove it from the bot")
+    return destination
+
+
+def _sorted_entries(directory: Path) -> list[tuple[str, Path]]:
+    entries = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRECTORIES)
+        base = Path(root)
+        for name in dirs + sorted(files):
+            full = base / name
+            entries.append((full.relative_to(directory).as_posix(), full))
+    return sorted(entries, key=lambda entry: entry[0].encode("utf-8", "surrogateescape"))

@@ -1,0 +1,20 @@
+"""Hooks for the work that follows a submission, sent once the database change is committed.
+
+Receivers connect in their app's ``ready()``; none is connected by this app.
+
+``version_submitted(version)``: a new version waits, in status ``validating``,
+for its validation series; the task pipeline starts that series and reports
+through :func:`arena.bots.submissions.mark_validation_result`.
+
+``version_activated(version, retired)``: a version passed validation and is
+its bot's active version; ``retired`` lists the versions it replaced (its
+predecessor among them when that was active). Ratings seed the new version
+from ``version.earlier_versions()``; matchmaking enters it into seasons.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+version_submitted = Signal()
+version_activated = Signal()

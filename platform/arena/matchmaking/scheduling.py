@@ -1,0 +1,144 @@
+"""Turn the matchmaker's plan into queued series and send them to the match workers on commit.
+
+``schedule_round`` reads a running season's active entries with their ratings
+and running series, asks :func:`arena.matchmaking.pairing.plan_round` for
+pairings, creates each ``Series`` (queued, with a deadline) and its seats,
+and after the transaction commits enqueues ``run_series`` on the ``matches``
+queue linked to ``record_series_result`` on the ``platform`` queue. The spec
+a worker gets is self-contained (workers/tasks.py).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from celery import chain
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from arena.bots.artifacts import archive_path
+from arena.bots.models import BotVersion
+from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, plan_round
+from arena.ratings.models import Rating
+from arena.seasons.models import Season, SeasonEntry
+from arena.series.models import Series, SeriesSeat, SeriesState
+from arena.series.recording import season_parameters
+
+#: A queued or running series not done by then is swept back to the queue (or failed).
+SERIES_DEADLINE = timedelta(minutes=30)
+MAX_ATTEMPTS = 3
+
+
+def candidates(season: Season) -> list[Candidate]:
+    """Return the season's active, playable versions with their rating and load."""
+    params = season_parameters(season)
+    entries = (
+        SeasonEntry.objects.filter(season=season, active=True, version__status=BotVersion.Status.ACTIVE)
+        .select_related("version")
+        .annotate(
+            running=Count(
+                "version__series_seats",
+                filter=Q(version__series_seats__series__state__in=[SeriesState.QUEUED, SeriesState.RUNNING]),
+            )
+        )
+    )
+    ratings = {r.version_id: r for r in Rating.objects.filter(season=season)}
+    found = []
+    for entry in entries:
+        rating = ratings.get(entry.version_id)
+        found.append(
+            Candidate(
+                version_id=entry.version_id,
+                bot_id=entry.version.bot_id,
+                mu=rating.mu if rating else params.mu,
+                sigma=rating.sigma if rating else params.sigma,
+                series_played=rating.series_played if rating else 0,
+                running=entry.running,
+            )
+        )
+    return found
+
+
+def series_spec(series: Series) -> dict[str, Any]:
+    """Return the self-contained spec a match worker runs ``series`` from."""
+    season = series.season
+    seats = []
+    for seat in series.seats.order_by("seat").select_related("version__bot"):
+        version = seat.version
+        seats.append(
+            {
+                "version_id": version.pk,
+                "name": f"{version.bot.name} v{version.number}",
+                "sha256": version.archive_sha256,
+                "archive": archive_path(version.archive_sha256, version.archive_format).as_uri(),
+            }
+        )
+    return {
+        "series_id": series.pk,
+        "game": season.game,
+        "rules_version": season.rules_version,
+        "config": season.config,
+        "seed": series.seed,
+        "games": season.games_per_series,
+        "time_control": season.time_control,
+        "seats": seats,
+    }
+
+
+def enqueue(series: Series) -> None:
+    """Send ``series`` to the match workers, its result to the platform queue."""
+    from arena.series.tasks import record_series_result_task
+    from workers.tasks import run_series_task
+
+    chain(
+        run_series_task.s(series_spec(series)).set(queue="matches"),
+        record_series_result_task.s().set(queue="platform"),
+    ).apply_async()
+
+
+def schedule_round(
+    season: Season, slots: int, policy: MatchmakingPolicy | None = None, rng: random.Random | None = None
+) -> list[Series]:
+    """Create up to ``slots`` series for ``season`` and enqueue them once committed."""
+    if season.status != Season.Status.RUNNING or slots <= 0:
+        return []
+    policy = policy or MatchmakingPolicy(group_size=season.players_per_series)
+    rng = rng or random.Random()
+    created = []
+    with transaction.atomic():
+        Season.objects.select_for_update().get(pk=season.pk)  # one matchmaker per season at a time
+        for group in plan_round(candidates(season), slots, policy, rng):
+            series = Series.objects.create(
+                season=season, seed=rng.getrandbits(31), deadline=timezone.now() + SERIES_DEADLINE
+            )
+            for seat, version_id in enumerate(group):
+                SeriesSeat.objects.create(series=series, seat=seat, version_id=version_id)
+            created.append(series)
+            transaction.on_commit(lambda series=series: enqueue(series))
+    return created
+
+
+def sweep_overdue(now: Any = None) -> tuple[int, int]:
+    """Requeue series stuck past their deadline, or fail them after MAX_ATTEMPTS; return (requeued, failed)."""
+    now = now or timezone.now()
+    requeued = failed = 0
+    overdue = Series.objects.filter(state__in=[SeriesState.QUEUED, SeriesState.RUNNING], deadline__lt=now)
+    for series_id in overdue.values_list("pk", flat=True):
+        with transaction.atomic():
+            series = Series.objects.select_for_update().get(pk=series_id)
+            if series.state not in (SeriesState.QUEUED, SeriesState.RUNNING) or series.deadline >= now:
+                continue
+            series.attempts += 1
+            if series.attempts >= MAX_ATTEMPTS:
+                series.state = SeriesState.FAILED
+                failed += 1
+            else:
+                series.state = SeriesState.QUEUED
+                series.deadline = now + SERIES_DEADLINE
+                requeued += 1
+                transaction.on_commit(lambda series=series: enqueue(series))
+            series.save(update_fields=["state", "attempts", "deadline"])
+    return requeued, failed

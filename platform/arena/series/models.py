@@ -1,0 +1,117 @@
+"""Series: one match of a season between seated bot versions, its games, and the result log.
+
+A series is queued by the matchmaker, run by a match worker and recorded
+once. Its result document (workers/referee.py) is appended to
+:class:`SeriesResultLog`, unique per series, so a repeated delivery cannot
+record it twice, and a recompute of a season replays exactly that log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.db.models import Q
+
+from arena.bots.models import BotVersion
+from arena.seasons.models import Season
+
+
+class AppendOnlyError(ValueError):
+    """A row of an append-only table was changed or deleted."""
+
+
+class SeriesState(models.TextChoices):
+    QUEUED = "queued", "queued"
+    RUNNING = "running", "running"
+    DONE = "done", "done"
+    FAILED = "failed", "failed"
+
+
+class Series(models.Model):
+    """A match of several games between the versions in its seats."""
+
+    State = SeriesState
+
+    season = models.ForeignKey(Season, models.PROTECT, related_name="series")
+    seed = models.BigIntegerField(help_text="the series' random seed, given to the engine and bots")
+    state = models.CharField(max_length=10, choices=SeriesState.choices, default=SeriesState.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="times a worker has started it")
+    deadline = models.DateTimeField(null=True, blank=True, help_text="requeue or fail it when not done by then")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="the worker's result document")
+    replay_location = models.TextField(blank=True, help_text="where the replay sits in the artifact store")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "series"
+        ordering = ("-created",)
+        constraints = (models.CheckConstraint(condition=Q(state__in=SeriesState.values), name="series_state"),)
+        indexes = (models.Index(fields=["season", "state", "created"], name="series_season_state_created"),)
+
+    def __str__(self) -> str:
+        return f"series {self.pk}"
+
+
+class SeriesSeat(models.Model):
+    """The version playing in seat ``seat`` (player index in the result document) of a series."""
+
+    series = models.ForeignKey(Series, models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(BotVersion, models.PROTECT, related_name="series_seats")
+
+    class Meta:
+        ordering = ("series", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=["series", "seat"], name="series_seat_unique"),
+            # A version never plays itself: its rating could not move, and TrueSkill refuses it.
+            models.UniqueConstraint(fields=["series", "version"], name="series_seat_version_once"),
+        )
+        # A version's series, newest first, for its page and for the matchmaker's history.
+        indexes = (models.Index(fields=["version", "series"], name="series_seat_version_series"),)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of series {self.series_id}: {self.version}"
+
+
+class GameRecord(models.Model):
+    """One game of a series, as the referee recorded it."""
+
+    series = models.ForeignKey(Series, models.CASCADE, related_name="games")
+    index = models.PositiveSmallIntegerField(help_text="0 for the first game")
+    winner = models.ForeignKey(
+        BotVersion, models.PROTECT, null=True, blank=True, related_name="+", help_text="empty: a draw"
+    )
+    reason = models.CharField(max_length=40, help_text="how the game ended, or the forfeit reason")
+    moves = models.JSONField(default=list, help_text="per series seat: moves made")
+    forfeit = models.JSONField(null=True, blank=True, help_text="player, seat, reason, detail of a forfeit")
+
+    class Meta:
+        ordering = ("series", "index")
+        constraints = (models.UniqueConstraint(fields=["series", "index"], name="game_record_unique"),)
+
+    def __str__(self) -> str:
+        return f"game {self.index + 1} of series {self.series_id}"
+
+
+class SeriesResultLog(models.Model):
+    """The append-only log of recorded results: one row per series, never changed."""
+
+    series = models.OneToOneField(Series, models.PROTECT, related_name="result_log")
+    result = models.JSONField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("recorded_at", "id")
+
+    def __str__(self) -> str:
+        return f"result of series {self.series_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(f"{self} is in the append-only result log and cannot change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(f"{self} is in the append-only result log and cannot be deleted")

@@ -1,0 +1,129 @@
+"""The platform's tests run on PostgreSQL, as production does, and fail when it is not there.
+
+With ARENA_DATABASE_URL unset (the default SQLite of a development checkout),
+the test database is PostgreSQL at 127.0.0.1:5432 as user postgres: pytest-django
+creates ``test_arena`` and drops it afterwards. Set ARENA_DATABASE_URL to run
+against another server (its database name gets the ``test_`` prefix). SQLite
+would hide what matters here: row locks, check constraints and generated
+columns behave differently there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+POSTGRES = {
+    "ENGINE": "django.db.backends.postgresql",
+    "NAME": "arena",
+    "USER": "postgres",
+    "PASSWORD": "",
+    "HOST": "127.0.0.1",
+    "PORT": "5432",
+    "OPTIONS": {},
+}
+
+
+def use_postgresql() -> None:
+    """Point the default database at PostgreSQL unless ARENA_DATABASE_URL chose one.
+
+    pytest-django sets Django up before any conftest is read, and defining the
+    models already made the SQLite connection object (not a connection), so
+    the settings are changed in place and that object is dropped; the next use
+    builds a PostgreSQL one. Done when this file is imported, during
+    collection, so every database test of the session gets the same database.
+    """
+    from django.conf import settings
+    from django.db import connections
+
+    if os.environ.get("ARENA_DATABASE_URL"):
+        return
+    settings.DATABASES["default"].update(POSTGRES)  # in place: the connection handler holds this very dict
+    del connections["default"]
+
+
+use_postgresql()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Fail every database test at once, saying why, when the database is not a reachable PostgreSQL."""
+    from django.conf import settings
+    from django.db import connections
+
+    if connections["default"].vendor != "postgresql":
+        pytest.fail(
+            f"the platform tests run on PostgreSQL, but the database is {connections['default'].vendor}: "
+            "unset ARENA_DATABASE_URL or point it at PostgreSQL (postgres://user@host:5432/name)",
+            pytrace=False,
+        )
+    default = settings.DATABASES["default"]
+    where = f"{default['HOST'] or 'the local socket'}:{default['PORT'] or 5432} as {default['USER'] or 'you'}"
+    try:
+        psycopg.connect(
+            host=default["HOST"] or None,
+            port=default["PORT"] or None,
+            user=default["USER"] or None,
+            password=default["PASSWORD"] or None,
+            dbname="postgres",
+            connect_timeout=5,
+        ).close()
+    except psycopg.Error as exc:
+        problem = str(exc).strip()
+    else:
+        return
+    pytest.fail(
+        f"PostgreSQL is not reachable at {where}: {problem}\n"
+        "The platform tests need it: start it with `bash .ci/setup --services` (`manage.py test` does that), "
+        "or point ARENA_DATABASE_URL at a server you can create databases on.",
+        pytrace=False,
+    )
+
+
+@pytest.fixture
+def artifact_dir(settings: Any, tmp_path: Path) -> Path:
+    """A fresh, empty artifact store for the test."""
+    settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
+    return settings.ARENA_ARTIFACT_DIR
+
+
+@pytest.fixture
+def user(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("alice")
+
+
+@pytest.fixture
+def make_version(user: Any) -> Callable[..., Any]:
+    """Return a factory of stored bot versions, without the artifact store: ``make_version("bot", number=1)``."""
+    from arena.bots.models import Bot, BotVersion
+
+    def make(bot_name: str = "alpha", *, number: int | None = None, owner: Any = None, **fields: Any) -> Any:
+        bot, _ = Bot.objects.get_or_create(owner=owner or user, name=bot_name)
+        previous = bot.versions.order_by("-number").first()
+        values = {
+            "number": number if number is not None else (previous.number + 1 if previous else 1),
+            "archive_sha256": f"{bot.pk:08x}{len(bot_name):08x}".ljust(64, "0"),
+            "archive_size": 100,
+            "archive_format": "tar.gz",
+            "manifest": {"name": bot_name, "entry": "main.py", "games": ["watch"]},
+            "entry": "main.py",
+            "games": ["watch"],
+            "status": BotVersion.Status.ACTIVE,
+            "predecessor": previous,
+            **fields,
+        }
+        return BotVersion.objects.create(bot=bot, **values)
+
+    return make
+
+
+@pytest.fixture
+def season(db: None) -> Any:
+    from arena.seasons.models import Season
+
+    return Season.objects.create(name="Spring", game="watch", games_per_series=2)
