@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.ratings.closed_form import DRAW, WIN_A, WIN_B, TrueSkillParameters, recompute
+from arena.ratings.forfeits import check_forfeit_rate
 from arena.ratings.models import Rating, RatingHistory
 from arena.seasons.models import Season
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesState
@@ -107,6 +108,8 @@ def record_series_result(series_id: int, document: dict[str, Any]) -> bool:
         series.result = document
         series.finished_at = timezone.now()
         series.save(update_fields=["state", "result", "finished_at"])
+        for version in versions:
+            check_forfeit_rate(season, version)
     return True
 
 
@@ -132,5 +135,13 @@ def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
         "id", "seats__seat", "seats__version_id"
     ):
         seats[(series_id, seat)] = version_id
-    results = ((seats[(log.series_id, 0)], seats[(log.series_id, 1)], series_outcome(log.result)) for log in logs)
-    return recompute(results, params, initial=seeds)
+    # One series at a time from the (μ, σ) pairs, exactly as record_series_result stores
+    # them: carrying the variance from step to step instead (what recompute() does for
+    # a whole sequence) differs in the last bit often enough to break equality.
+    ratings = dict(seeds)
+    for log in logs:
+        a, b = seats[(log.series_id, 0)], seats[(log.series_id, 1)]
+        before = {0: ratings.get(a, (params.mu, params.sigma)), 1: ratings.get(b, (params.mu, params.sigma))}
+        after = recompute([(0, 1, series_outcome(log.result))], params, initial=before)
+        ratings[a], ratings[b] = after[0], after[1]
+    return ratings

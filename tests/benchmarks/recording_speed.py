@@ -1,0 +1,254 @@
+"""Benchmark: series results recorded per second into PostgreSQL, with their rating updates.
+
+Run: ``.venv/bin/python tests/benchmarks/recording_speed.py`` (``--series 3000
+--versions 200`` by default; PostgreSQL at 127.0.0.1:5432 as postgres, or
+``--server postgres://user:password@host:port``). It creates a scratch
+database (``arena_bench``), migrates it, and drops it at the end (``--keep``
+leaves it). In it: one running Watch season of ``--versions`` active versions
+and ``--series`` queued two-seat series between random versions. For each
+series it fabricates a result document shaped like a match worker's (two
+games with their actions, stats, winners and reasons; the Watch score with
+points, winner, game_wins, white and black totals; the players' sha256), then
+times :func:`arena.series.recording.record_series_result` on every one in
+turn, in this one process: the log row, the game records, both ratings and
+their history, the series row, one transaction each, as the platform worker
+does. Then it times :func:`arena.series.recording.recompute_season` over the
+whole log and says whether it lands exactly on the stored ratings.
+
+The issue's goal is 1,000 series results a second on these shared 2-core
+machines (PostgreSQL on the same machine, sharing its cores). Prints Markdown
+tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(REPO), str(REPO / "platform")]
+
+import psycopg  # noqa: E402
+
+GOAL_PER_S = 1_000
+SCRATCH = "arena_bench"
+REASONS = ("colour", "totals", "blocked", "colour", "colour")
+COLOURS = ("orange", "blue", "purple", "pink", "yellow", "red", "green", "brown", "dark-purple")
+
+
+def admin(server: str) -> psycopg.Connection:
+    parts = urlsplit(server)
+    return psycopg.connect(
+        host=parts.hostname or None,
+        port=parts.port or None,
+        user=parts.username or None,
+        password=parts.password or None,
+        dbname="postgres",
+        autocommit=True,
+        connect_timeout=5,
+    )
+
+
+def make_document(rng: random.Random, shas: tuple[str, str], names: tuple[str, str], seed: int) -> dict[str, Any]:
+    """Return a result document shaped like a match worker's for a two-game Watch series."""
+    games = []
+    for index in range(2):
+        seats = [0, 1] if index == 0 else [1, 0]
+        plies = rng.randint(16, 60)
+        actions = [
+            {
+                "seat": ply % 2,
+                "action": rng.randrange(200),
+                "notation": f"{rng.choice(COLOURS)}@{'abcdefgh'[rng.randrange(8)]}{rng.randint(1, 8)}",
+                "ms": round(rng.uniform(0.01, 120.0), 3),
+            }
+            for ply in range(plies)
+        ]
+        winner = rng.choice((0, 1, 0, 1, None))
+        games.append(
+            {
+                "index": index,
+                "seats": seats,
+                "actions": actions,
+                "forfeit": None,
+                "winners": [] if winner is None else [winner],
+                "reason": rng.choice(REASONS) if winner is not None else "draw",
+                "stats": {
+                    str(seats[0]): {"pawn": "white", "moves": (plies + 1) // 2},
+                    str(seats[1]): {"pawn": "black", "moves": plies // 2},
+                },
+                "bank_ms_left": [round(rng.uniform(50_000, 60_000), 1) for _ in range(2)],
+            }
+        )
+    outcome = rng.choices((0, 1, None), weights=(45, 45, 10))[0]
+    points = [1.0, 1.0] if outcome is None else ([2.0, 0.0] if outcome == 0 else [0.0, 2.0])
+    game_wins = [sum(1 for g in games if g["winners"] == [p]) for p in (0, 1)]
+    white_totals = [rng.randint(0, 5), rng.randint(0, 5)]
+    black_totals = [rng.randint(0, 5), rng.randint(0, 5)]
+    return {
+        "protocol": 1,
+        "game": "watch",
+        "rules_version": "1",
+        "config": {},
+        "seed": seed,
+        "games_planned": 2,
+        "time_control": {"decision_ms": 2000, "bank_ms": 60000, "increment_ms": 0},
+        "limits": {"memory_mb": 512, "pids": 64, "cpu_cores": 1.0, "cpu_seconds": 3600, "tmp_mb": 64},
+        "sandbox": "bwrap",
+        "players": [{"name": names[p], "sha256": shas[p]} for p in (0, 1)],
+        "games": games,
+        "score": {
+            "points": points,
+            "white_totals": white_totals,
+            "black_totals": black_totals,
+            "game_wins": game_wins,
+            "games": 2,
+            "winner": outcome,
+            "forfeits": [],
+            "steps": [
+                f"White totals {white_totals[0]}-{white_totals[1]}: one point",
+                f"Black totals {black_totals[0]}-{black_totals[1]}: one point",
+            ],
+        },
+        "stderr": [{"player": p, "text": "", "truncated_bytes": 0} for p in (0, 1)],
+        "wall_seconds": round(rng.uniform(0.2, 3.0), 3),
+    }
+
+
+def populate(versions: int, series: int, rng: random.Random) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+    """Create the season, its versions and queued series; return (season, [(series id, document)])."""
+    from django.contrib.auth import get_user_model
+
+    from arena.bots.models import Bot, BotVersion
+    from arena.seasons.models import Season, SeasonEntry
+    from arena.series.models import Series, SeriesSeat
+
+    owners = [get_user_model().objects.create_user(f"owner{i}") for i in range(max(1, versions // 10))]
+    bots = Bot.objects.bulk_create(Bot(owner=owners[i % len(owners)], name=f"bot{i}") for i in range(versions))
+    made = BotVersion.objects.bulk_create(
+        BotVersion(
+            bot=bot,
+            number=1,
+            archive_sha256=f"{rng.getrandbits(256):064x}",
+            archive_size=4096,
+            archive_format="tar.gz",
+            manifest={"name": bot.name, "entry": "main.py", "games": ["watch"]},
+            entry="main.py",
+            games=["watch"],
+            status=BotVersion.Status.ACTIVE,
+        )
+        for bot in bots
+    )
+    season = Season.objects.create(name="Bench", game="watch", games_per_series=2)
+    SeasonEntry.objects.bulk_create(SeasonEntry(season=season, version=v) for v in made)
+    season.transition(Season.Status.RUNNING)
+    pairs = [rng.sample(made, 2) for _ in range(series)]
+    created = Series.objects.bulk_create(Series(season=season, seed=rng.getrandbits(31)) for _ in pairs)
+    SeriesSeat.objects.bulk_create(
+        SeriesSeat(series=s, seat=seat, version=v)
+        for s, pair in zip(created, pairs, strict=True)
+        for seat, v in enumerate(pair)
+    )
+    work = [
+        (s.pk, make_document(rng, (a.archive_sha256, b.archive_sha256), (a.bot.name, b.bot.name), s.seed))
+        for s, (a, b) in zip(created, pairs, strict=True)
+    ]
+    return season, work
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--series", type=int, default=3000)
+    parser.add_argument("--versions", type=int, default=200)
+    parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help=f"leave the scratch database {SCRATCH}")
+    args = parser.parse_args()
+
+    with admin(args.server) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
+        conn.execute(f"CREATE DATABASE {SCRATCH}")
+        server_version = conn.execute("SHOW server_version").fetchone()[0]
+    os.environ["ARENA_DATABASE_URL"] = f"{args.server.rstrip('/')}/{SCRATCH}"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "arena.settings"
+    os.environ.pop("ARENA_BROKER_URL", None)  # nothing here sends a task; keep the app eager regardless
+    try:
+        run(args, server_version)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if not args.keep:
+            with admin(args.server) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
+
+
+def run(args: argparse.Namespace, server_version: str) -> None:
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+    from arena.ratings.models import Rating, RatingHistory
+    from arena.series.models import SeriesResultLog
+    from arena.series.recording import recompute_season, record_series_result
+
+    rng = random.Random(args.seed)
+    started = time.perf_counter()
+    season, work = populate(args.versions, args.series, rng)
+    setup_s = time.perf_counter() - started
+
+    times = []
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    for series_id, document in work:
+        t0 = time.perf_counter()
+        assert record_series_result(series_id, document)
+        times.append(time.perf_counter() - t0)
+    wall = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
+
+    # A second delivery of every result: the duplicate path (locks, state check, nothing written).
+    started = time.perf_counter()
+    for series_id, document in work[:500]:
+        assert not record_series_result(series_id, document)
+    duplicate_s = (time.perf_counter() - started) / min(500, len(work))
+
+    started = time.perf_counter()
+    recomputed = recompute_season(season)
+    recompute_s = time.perf_counter() - started
+    stored = {r.version_id: (r.mu, r.sigma) for r in Rating.objects.filter(season=season)}
+    exact = recomputed == stored
+    worst = max(max(abs(recomputed[v][0] - mu), abs(recomputed[v][1] - sigma)) for v, (mu, sigma) in stored.items())
+    assert SeriesResultLog.objects.filter(series__season=season).count() == len(work)
+    assert RatingHistory.objects.filter(season=season).count() == len(stored) + 2 * len(work)
+
+    ms = sorted(t * 1000 for t in times)
+    rate = len(work) / wall
+    print(
+        f"PostgreSQL {server_version} on 127.0.0.1, {os.cpu_count()} cores; {args.versions} versions, "
+        f"{len(work)} series (setup {setup_s:.1f} s); documents about "
+        f"{sum(len(str(d)) for _, d in work[:100]) // 100 / 1000:.1f} kB\n"
+    )
+    print("| measure | value |")
+    print("|---|---|")
+    print(f"| results recorded, one process | {len(work)} in {wall:.2f} s |")
+    print(f"| **results/s** (goal {GOAL_PER_S:,}) | **{rate:,.0f}** {'✓' if rate >= GOAL_PER_S else '✗'} |")
+    print(f"| CPU of this process per result | {cpu / len(work) * 1000:.2f} ms ({cpu / wall:.0%} of wall) |")
+    spread = f"{statistics.median(ms):.2f} / {ms[int(len(ms) * 0.95)]:.2f} / {ms[-1]:.2f} ms"
+    print(f"| per result: median / p95 / max | {spread} |")
+    print(f"| duplicate delivery (already done) | {duplicate_s * 1000:.2f} ms |")
+    print(f"| `recompute_season` over {len(work)} results | {recompute_s * 1000:.0f} ms |")
+    print(f"| recompute equals stored (μ, σ) exactly | {'yes' if exact else 'NO'} (largest difference {worst:.3g}) |")
+
+
+if __name__ == "__main__":
+    main()
