@@ -136,6 +136,7 @@ VAR_DIR = Path(os.getenv("ARENA_VAR_DIR", str(BASE_DIR / "var")))
 if os.getenv("ARENA_DATABASE_URL"):
     DATABASES = {"default": parse_database_url(os.environ["ARENA_DATABASE_URL"])}
 else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default keeps its database in var/
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",

@@ -2,7 +2,7 @@
 
 With ARENA_DATABASE_URL unset (the default SQLite of a development checkout),
 the test database is PostgreSQL at 127.0.0.1:5432 as user postgres: pytest-django
-creates ``test_arena`` and drops it afterwards. Set ARENA_DATABASE_URL to run
+creates ``test_arena_<pid>`` and drops it afterwards. Set ARENA_DATABASE_URL to run
 against another server (its database name gets the ``test_`` prefix). SQLite
 would hide what matters here: row locks, check constraints and generated
 columns behave differently there.
@@ -44,6 +44,9 @@ def use_postgresql() -> None:
     if os.environ.get("ARENA_DATABASE_URL"):
         return
     settings.DATABASES["default"].update(POSTGRES)  # in place: the connection handler holds this very dict
+    # One test database per run, so two runs on one machine (a developer's and
+    # a CI clone's) never drop each other's database mid-run.
+    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_arena_{os.getpid()}"
     del connections["default"]
 
 

@@ -1,4 +1,4 @@
-"""``manage.py demo_season``: the reference bots validated, a season played in-process, a leaderboard printed."""
+"""``manage.py demo``, the README's main job: the reference bots validated, a season played, the results printed."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from arena.bots.models import BotVersion
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_it_plays_a_season_of_the_reference_bots_and_prints_the_leaderboard(settings, tmp_path: Path) -> None:
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
     out = StringIO()
-    call_command("demo_season", "--rounds", "3", "--quiet", stdout=out)
+    call_command("demo", "--rounds", "3", "--quiet", "--no-serve", stdout=out)
     season = Season.objects.get()
     assert season.status == Season.Status.RUNNING
     assert Series.objects.filter(season=season, state=SeriesState.DONE).count() == 3
@@ -33,17 +34,27 @@ def test_it_plays_a_season_of_the_reference_bots_and_prints_the_leaderboard(sett
     board = text.split("series played\n")[1].strip().splitlines()
     assert board[0].split()[:3] == ["#", "bot", "owner"]
     assert len([line for line in board[1:] if line.strip()[:1].isdigit()]) >= 2  # everyone who has played
-    assert "http://127.0.0.1:8000/admin/" in text
+    first = Series.objects.filter(season=season).order_by("id").first()
+    assert f"Series {first.pk}: " in text
+    assert "  game 1: " in text
+    assert "  game 2: " in text
+    assert "White totals" in text  # the score worked out step by step
+    assert "http://127.0.0.1:8000/admin/ (user admin, password " in text
+    admin = get_user_model().objects.get(username="admin")
+    password = text.split("password ")[1].split(")")[0]
+    assert admin.is_staff
+    assert admin.check_password(password)
 
 
 def test_it_reuses_the_demo_bots_on_a_second_run(settings, tmp_path: Path) -> None:
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
-    call_command("demo_season", "--rounds", "1", "--quiet", stdout=StringIO())
-    call_command("demo_season", "--rounds", "1", "--quiet", stdout=StringIO())
+    call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
+    call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
     assert BotVersion.objects.count() == 3
     assert Season.objects.count() == 2
+    assert get_user_model().objects.filter(username="admin").count() == 1
 
 
 def test_it_refuses_a_non_positive_number_of_rounds() -> None:
     with pytest.raises(CommandError, match="must be positive"):
-        call_command("demo_season", "--rounds", "0")
+        call_command("demo", "--rounds", "0")

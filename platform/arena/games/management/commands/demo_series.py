@@ -1,4 +1,4 @@
-"""``manage.py demo``: play a local Watch series between two reference bots and print it."""
+"""``manage.py demo_series``: play a local Watch series between two reference bots and print it."""
 
 from __future__ import annotations
 

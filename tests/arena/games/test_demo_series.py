@@ -1,4 +1,4 @@
-"""``manage.py demo``: a local Watch series between two reference bots, printed."""
+"""``manage.py demo_series``: a local Watch series between two reference bots, printed."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def run_demo(*args: str) -> str:
     out = StringIO()
-    call_command("demo", *args, stdout=out)
+    call_command("demo_series", *args, stdout=out)
     return out.getvalue()
 
 
@@ -77,7 +77,7 @@ def test_it_prints_the_result_document_as_json() -> None:
 
 def test_it_runs_from_the_command_line() -> None:
     result = subprocess.run(
-        [sys.executable, "manage.py", "demo", "--bots", "greedy", "random", "--games", "2"],
+        [sys.executable, "manage.py", "demo_series", "--bots", "greedy", "random", "--games", "2"],
         cwd=ROOT,
         env={**os.environ, "ARENA_NO_BOOTSTRAP": "1"},
         capture_output=True,
