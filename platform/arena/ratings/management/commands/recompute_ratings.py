@@ -1,0 +1,44 @@
+"""``manage.py recompute_ratings SEASON``: replay a season's result log and compare with the stored ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from arena.ratings.models import Rating
+from arena.seasons.models import Season
+from arena.series.recording import recompute_season
+
+
+class Command(BaseCommand):
+    help = "Recompute a season's ratings from its result log; exit 1 if they differ from the stored ones."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("season", help="the season's name or id")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        key = options["season"]
+        season = Season.objects.filter(name=key).first() or (
+            Season.objects.filter(pk=int(key)).first() if key.isdigit() else None
+        )
+        if season is None:
+            raise CommandError(f"no season named {key!r} (nor with that id)")
+        recomputed = recompute_season(season)
+        stored = {r.version_id: r for r in Rating.objects.filter(season=season).select_related("version__bot")}
+        differing = 0
+        for version_id, rating in sorted(stored.items()):
+            mu, sigma = recomputed.get(version_id, (None, None))
+            same = (mu, sigma) == (rating.mu, rating.sigma)
+            differing += not same
+            label = f"{rating.version.bot.name} v{rating.version.number}"
+            self.stdout.write(
+                f"{label:<20} stored μ {rating.mu:.12f} σ {rating.sigma:.12f}  "
+                + ("same" if same else f"recomputed μ {mu} σ {sigma}")
+            )
+        missing = set(recomputed) - set(stored)
+        if missing:
+            raise CommandError(f"the log rates versions with no stored rating: {sorted(missing)}")
+        if differing:
+            raise CommandError(f"{differing} of {len(stored)} ratings differ from the recompute")
+        self.stdout.write(f"{season.name}: all {len(stored)} ratings equal the recompute of the result log")
