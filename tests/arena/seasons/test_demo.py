@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from io import StringIO
 from pathlib import Path
 
@@ -58,3 +64,37 @@ def test_it_reuses_the_demo_bots_on_a_second_run(settings, tmp_path: Path) -> No
 def test_it_refuses_a_non_positive_number_of_rounds() -> None:
     with pytest.raises(CommandError, match="must be positive"):
         call_command("demo", "--rounds", "0")
+
+
+def test_it_serves_the_populated_site_on_the_embedded_default(tmp_path: Path) -> None:
+    # The README's command as a new user runs it: SQLite in a fresh var/, tasks in-process, then the site.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "ARENA_NO_BOOTSTRAP": "1", "ARENA_VAR_DIR": str(tmp_path / "var")}
+    env.pop("ARENA_DATABASE_URL", None)
+    repo = Path(__file__).resolve().parents[3]
+    demo = subprocess.Popen(
+        [sys.executable, "manage.py", "demo", "--rounds", "2", "--quiet", "--port", str(port)],
+        cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/admin/login/", timeout=2) as page:
+                    body = page.read().decode()
+                break
+            except OSError:
+                assert demo.poll() is None, demo.stdout.read() if demo.stdout else ""
+                assert time.monotonic() < deadline, "the demo did not serve the site within 2 minutes"
+                time.sleep(0.5)
+        assert "Django administration" in body
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/admin/css/base.css", timeout=2) as css:
+            assert css.status == 200
+        assert (tmp_path / "var" / "arena.sqlite3").exists()
+    finally:
+        demo.terminate()
+        output = demo.communicate(timeout=20)[0]
+    assert ": 2 series played" in output
+    assert "Serving it until Ctrl-C." in output

@@ -110,7 +110,8 @@ class Command(BaseCommand):
         self.stdout.write(f"\nThe site: {url} (user admin, password {password})")
         if not options["no_serve"]:
             self.stdout.write("Serving it until Ctrl-C.")
-            call_command("runserver", f"127.0.0.1:{options['port']}", use_reloader=False)
+            # insecure_serving: the admin's own CSS and scripts, on this local address only.
+            call_command("runserver", f"127.0.0.1:{options['port']}", use_reloader=False, insecure_serving=True)
 
     def demo_admin(self) -> str:
         """Return the password of a fresh staff account ``admin`` for browsing the demo."""
