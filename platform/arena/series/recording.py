@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.ratings.closed_form import DRAW, WIN_A, WIN_B, TrueSkillParameters, recompute
-from arena.ratings.forfeits import check_forfeit_rate
+from arena.ratings.forfeits import FORFEIT_MIN_SERIES, check_forfeit_rate, forfeit_by
 from arena.ratings.models import Rating, RatingHistory
 from arena.seasons.models import Season
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesState
@@ -108,8 +108,13 @@ def record_series_result(series_id: int, document: dict[str, Any]) -> bool:
         series.result = document
         series.finished_at = timezone.now()
         series.save(update_fields=["state", "result", "finished_at"])
-        for version in versions:
-            check_forfeit_rate(season, version)
+        for player, (version, rating) in enumerate(zip(versions, ratings, strict=True)):
+            # The rate can only cross the limit with a forfeit of this series, or on
+            # the series that brings the version to the minimum count: check then only
+            # (the count searches every logged result of the version in the season).
+            forfeited_now = any(forfeit_by(game) == player for game in document["games"])
+            if forfeited_now or rating.series_played == FORFEIT_MIN_SERIES:
+                check_forfeit_rate(season, version)
     return True
 
 

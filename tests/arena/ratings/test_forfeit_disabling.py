@@ -108,6 +108,21 @@ def test_above_the_threshold_the_version_is_disabled_and_its_entries_deactivated
     assert SeasonEntry.objects.get(season=season, version=beta).active
 
 
+def test_reaching_the_minimum_with_a_clean_series_still_disables_a_frequent_forfeiter(
+    season: Season, pair: list[BotVersion]
+) -> None:
+    # The check runs after a forfeit, and on the series that reaches the minimum count.
+    alpha, _ = pair
+    for forfeit_by in [0] * 5 + [None] * 4:
+        play(season, pair, forfeit_by=forfeit_by)
+    alpha.refresh_from_db()
+    assert alpha.status == Status.ACTIVE  # 5 of 9: too few series to judge
+    play(season, pair, forfeit_by=None)  # 5 of 10, with no forfeit in this one
+    alpha.refresh_from_db()
+    assert alpha.status == Status.DISABLED
+    assert alpha.status_reason.startswith("disabled: forfeited 5 of 10 series (50%)")
+
+
 def test_at_the_threshold_it_is_kept(season: Season, pair: list[BotVersion]) -> None:
     alpha, _ = pair
     for forfeit_by in [None] * 9 + [0] * 3:
