@@ -106,14 +106,14 @@ def load_bot_package(
         return _package_from_directory(path.resolve(), digest)
     if not path.is_file():
         raise BotPackageError(f"{path}: no such file or directory; give the path of a bot directory or archive")
-    kind = _archive_kind(path)
+    kind = archive_kind(path)
     size = path.stat().st_size
     if size > max_archive_bytes:
         raise BotPackageError(
             f"{path.name}: the archive is {_size(size)}, over the {_size(max_archive_bytes)} limit; "
             "leave out data the bot does not need (build output, caches, virtualenvs)"
         )
-    digest = _file_digest(path)
+    digest = file_sha256(path)
     work_dir = Path(work_dir)
     work_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=work_dir))
@@ -339,7 +339,8 @@ def _package_root(names: set[PurePosixPath]) -> str | None:
 
 
 # -- zip --------------------------------------------------------------------------------
-def _archive_kind(path: Path) -> str:
+def archive_kind(path: Path) -> str:
+    """Return ``zip`` or ``tar.gz`` from the file's first bytes, or raise BotPackageError saying how to pack one."""
     with path.open("rb") as handle:
         magic = handle.read(4)
     if magic[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
@@ -560,7 +561,8 @@ def _corrupt_error(archive: str, exc: BaseException) -> BotPackageError:
 
 
 # -- digests -------------------------------------------------------------------------------
-def _file_digest(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """Return the hex sha256 of the file at ``path``, read in chunks."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         while chunk := handle.read(CHUNK):

@@ -15,7 +15,6 @@ run (an unknown game, another rules version) fails at once.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import urllib.parse
@@ -25,7 +24,7 @@ from typing import Any
 from celery import shared_task
 
 import engines
-from workers.botpkg import BotPackage, load_bot_package
+from workers.botpkg import BotPackage, file_sha256, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits
 
@@ -57,7 +56,7 @@ def fetch_package(location: str, sha256: str) -> BotPackage:
         return _PACKAGES[sha256]
     path = archive_path(location)
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = file_sha256(path)
     except OSError as exc:
         raise ArtifactError(f"cannot read bot archive {location}: {exc}") from None
     if digest != sha256:

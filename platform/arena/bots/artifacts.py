@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import hashlib
 import os
 import shutil
 import stat
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from workers.botpkg import IGNORED_DIRECTORIES, BotPackageError
+from workers.botpkg import IGNORED_DIRECTORIES, BotPackageError, file_sha256
 
 ZIP = "zip"
 TAR_GZ = "tar.gz"
@@ -37,26 +36,6 @@ def archive_key(sha256: str, archive_format: str) -> str:
 def archive_path(sha256: str, archive_format: str) -> Path:
     """Return the path of an archive on this host."""
     return Path(settings.ARENA_ARTIFACT_DIR) / archive_key(sha256, archive_format)
-
-
-def archive_format(path: Path) -> str:
-    """Return ``zip`` or ``tar.gz`` from the file's first bytes, as workers.botpkg recognises them."""
-    with path.open("rb") as handle:
-        magic = handle.read(4)
-    if magic in (b"PK\x03\x04", b"PK\x05\x06"):
-        return ZIP
-    if magic[:2] == b"\x1f\x8b":
-        return TAR_GZ
-    raise BotPackageError(f"{path.name}: not a .zip or .tar.gz archive")
-
-
-def file_sha256(path: Path) -> str:
-    """Return the hex sha256 of the file at ``path``."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def store_archive(source: Path, sha256: str, archive_format: str) -> Path:

@@ -22,9 +22,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from arena.bots import signals
-from arena.bots.artifacts import archive_format, pack_directory, store_archive
+from arena.bots.artifacts import pack_directory, store_archive
 from arena.bots.models import BOT_NAME_REGEX, Bot, BotVersion
-from workers.botpkg import MAX_ARCHIVE_BYTES, BotPackage, BotPackageError, load_bot_package
+from workers.botpkg import MAX_ARCHIVE_BYTES, BotPackage, BotPackageError, archive_kind, load_bot_package
 
 Status = BotVersion.Status
 
@@ -65,7 +65,7 @@ def submit_version(owner: AbstractBaseUser, bot_name: str, archive_path: Path | 
                 number=previous.number + 1 if previous else 1,
                 archive_sha256=package.sha256,
                 archive_size=archive.stat().st_size,
-                archive_format=archive_format(archive),
+                archive_format=archive_kind(archive),
                 manifest={"name": package.name, "entry": package.entry, "games": list(package.games)},
                 entry=package.entry,
                 games=list(package.games),
