@@ -99,11 +99,16 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "arena.games",
     "arena.bots",
     "arena.seasons",
     "arena.series",
     "arena.ratings",
+    "arena.web",
+    "arena.api",
 ]
 
 MIDDLEWARE = [
@@ -146,6 +151,43 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 TIME_ZONE = "UTC"
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-bots"
+LOGOUT_REDIRECT_URL = "home"
+
+# The cache holds the rate-limit counters (logins, uploads, API throttles): shared
+# by every web process when ARENA_CACHE_URL points at Redis, per process otherwise.
+if os.getenv("ARENA_CACHE_URL"):
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["ARENA_CACHE_URL"]}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "arena.api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {"uploads": os.getenv("ARENA_UPLOAD_RATE", "20/hour")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Watch Arena API",
+    "DESCRIPTION": "Games, seasons, leaderboards, bots and their versions, series, games and replays.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+# Rate limits of the web forms (django-ratelimit), per client address.
+ARENA_LOGIN_RATE = os.getenv("ARENA_LOGIN_RATE", "10/m")
+ARENA_WEB_UPLOAD_RATE = os.getenv("ARENA_WEB_UPLOAD_RATE", "20/h")
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

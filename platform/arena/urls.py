@@ -1,10 +1,12 @@
-"""URL routes: the admin; the web issue adds the public pages."""
+"""URL routes: the public pages and accounts (arena.web), the REST API (arena.api) and the admin."""
 
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, include, path
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
+    path("api/", include("arena.api.urls")),
+    path("", include("arena.web.urls")),
 ]

@@ -42,6 +42,7 @@ class Rating(models.Model):
         max_digits=10, decimal_places=1, default=0, help_text="Watch series points, in halves"
     )
     game_wins = models.PositiveIntegerField(default=0)
+    forfeits = models.PositiveIntegerField(default=0, help_text="series in which this version forfeited a game")
     provisional = models.BooleanField(default=True, help_text="too few series yet for the rating to mean much")
     updated = models.DateTimeField(auto_now=True)
 

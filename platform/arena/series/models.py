@@ -26,6 +26,7 @@ class SeriesState(models.TextChoices):
     RUNNING = "running", "running"
     DONE = "done", "done"
     FAILED = "failed", "failed"
+    CANCELLED = "cancelled", "cancelled"
 
 
 class Series(models.Model):
@@ -40,7 +41,7 @@ class Series(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, help_text="requeue or fail it when not done by then")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True, help_text="the worker's result document")
+    failure_reason = models.TextField(blank=True, help_text="why it failed or was cancelled")
     replay_location = models.TextField(blank=True, help_text="where the replay sits in the artifact store")
     created = models.DateTimeField(auto_now_add=True)
 
@@ -53,6 +54,14 @@ class Series(models.Model):
     def __str__(self) -> str:
         return f"series {self.pk}"
 
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """Return the recorded result document (stored once, in the result log), or None."""
+        try:
+            return self.result_log.result
+        except SeriesResultLog.DoesNotExist:
+            return None
+
 
 class SeriesSeat(models.Model):
     """The version playing in seat ``seat`` (player index in the result document) of a series."""
@@ -60,6 +69,12 @@ class SeriesSeat(models.Model):
     series = models.ForeignKey(Series, models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
     version = models.ForeignKey(BotVersion, models.PROTECT, related_name="series_seats")
+    # Filled in when the series is recorded, so lists and head-to-head records need no document.
+    points = models.DecimalField(
+        max_digits=5, decimal_places=1, null=True, blank=True, help_text="series points (Watch: in halves)"
+    )
+    game_wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 for the best; ties share a rank")
 
     class Meta:
         ordering = ("series", "seat")
@@ -93,6 +108,27 @@ class GameRecord(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.index + 1} of series {self.series_id}"
+
+
+class PendingResult(models.Model):
+    """A result delivered by a match worker and not yet applied: the recorder's inbox.
+
+    Inserting it is the one thing a delivery does before it returns; whoever
+    holds the season's lock next applies every pending result of the season in
+    one batch (arena.series.recording) and deletes them.
+    """
+
+    series = models.OneToOneField(Series, models.CASCADE, related_name="pending_result")
+    season = models.ForeignKey(Season, models.CASCADE, related_name="+")
+    result = models.JSONField()
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        indexes = (models.Index(fields=["season", "id"], name="pending_result_season"),)
+
+    def __str__(self) -> str:
+        return f"pending result of series {self.series_id}"
 
 
 class SeriesResultLog(models.Model):

@@ -1,0 +1,7 @@
+"""URL routes of arena.web."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []
