@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0001_initial'),
+        ("ratings", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='rating',
-            name='forfeits',
-            field=models.PositiveIntegerField(default=0, help_text='series in which this version forfeited a game'),
+            model_name="rating",
+            name="forfeits",
+            field=models.PositiveIntegerField(default=0, help_text="series in which this version forfeited a game"),
         ),
     ]
