@@ -109,7 +109,7 @@ def schedule_round(
     rng = rng or random.Random()
     created = []
     with transaction.atomic():
-        Season.objects.select_for_update().get(pk=season.pk)  # one matchmaker per season at a time
+        Season.objects.select_for_update(no_key=True).get(pk=season.pk)  # one matchmaker per season at a time
         for group in plan_round(candidates(season), slots, policy, rng):
             series = Series.objects.create(
                 season=season, seed=rng.getrandbits(31), deadline=timezone.now() + SERIES_DEADLINE

@@ -53,7 +53,7 @@ def enter_seasons(sender: Any, version: BotVersion, retired: Iterable[BotVersion
         if games and season.game not in games:
             continue
         with transaction.atomic():
-            locked = Season.objects.select_for_update().get(pk=season.pk)
+            locked = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
             enter_season(locked, version, retired_ids)
         entered.append(season)
     SeasonEntry.objects.filter(version_id__in=retired_ids, active=True).update(active=False)

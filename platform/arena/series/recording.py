@@ -10,7 +10,9 @@ pending result of the season, oldest first, applies them in one transaction
 (bulk inserts and bulk updates, a handful of statements per batch instead of
 a dozen per result) and deletes them.
 
-Only one transaction at a time holds a season's lock, so the rating updates
+Only one transaction at a time holds a season's lock (``FOR NO KEY UPDATE``
+on the season row, as the matchmaker and the seeding of new versions take
+it too), so the rating updates
 of a season are applied one after another whatever the number of platform
 workers. A delivery that finds the lock taken leaves its result to the holder:
 the holder looks at the inbox again after it commits, and the result was
@@ -111,7 +113,7 @@ def apply_pending(season_id: int) -> int:
     applied = 0
     while True:
         with transaction.atomic():
-            locked = Season.objects.select_for_update(skip_locked=True).filter(pk=season_id).first()
+            locked = _season_lock(season_id)
             if locked is None:
                 return applied  # the holder of the lock applies ours after its own commit
             batch = list(PendingResult.objects.filter(season_id=season_id).order_by("id")[:BATCH_SIZE])
@@ -120,6 +122,16 @@ def apply_pending(season_id: int) -> int:
             applied += _apply_batch(locked, batch)
             PendingResult.objects.filter(pk__in=[p.pk for p in batch]).delete()
         # Committed: anything delivered while we held the lock is in the inbox now; go round again.
+
+
+def _season_lock(season_id: int) -> Season | None:
+    """Return the season row locked by this transaction, or None when another transaction holds it.
+
+    FOR NO KEY UPDATE, the season lock everywhere: it excludes the other holders
+    but not the key-share lock an insert referencing the season takes, so a
+    delivery's insert into the inbox never waits for a batch being applied.
+    """
+    return Season.objects.select_for_update(no_key=True, skip_locked=True).filter(pk=season_id).order_by().first()
 
 
 def apply_all_pending() -> int:
@@ -152,7 +164,7 @@ class _Batch:
 
 
 def _apply_batch(season: Season, pending: list[PendingResult]) -> int:
-    series_by_id = Series.objects.select_for_update().in_bulk([p.series_id for p in pending])
+    series_by_id = Series.objects.select_for_update(no_key=True).in_bulk([p.series_id for p in pending])
     seats_by_series: dict[int, list[SeriesSeat]] = {}
     for seat in SeriesSeat.objects.filter(series_id__in=series_by_id).select_related("version").order_by("seat"):
         seats_by_series.setdefault(seat.series_id, []).append(seat)
@@ -191,7 +203,7 @@ def _misfit(series: Series, seats: list[SeriesSeat], document: dict[str, Any]) -
 
 
 def _load_ratings(batch: _Batch, version_ids: Iterable[int]) -> None:
-    rows = Rating.objects.select_for_update().filter(season=batch.season, version_id__in=list(version_ids))
+    rows = Rating.objects.select_for_update(no_key=True).filter(season=batch.season, version_id__in=list(version_ids))
     for rating in rows.select_related("version"):
         batch.ratings[rating.version_id] = _Tally(rating)
 

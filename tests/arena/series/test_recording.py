@@ -96,9 +96,13 @@ def test_it_refuses_a_result_from_other_bots(season: Season, django_capture_on_c
     for seat in series.seats.all():
         fresh.seats.create(seat=seat.seat, version=seat.version)
     forged = {**series.result, "players": [{"sha256": "0" * 64}, {"sha256": "1" * 64}]}
-    with pytest.raises(ValueError, match="seat 0 ran 0000"):
-        record_series_result(fresh.pk, forged)
+    ratings = list(Rating.objects.order_by("pk").values_list("mu", "sigma", "series_played"))
+    assert record_series_result(fresh.pk, forged)  # delivered: taken off the queue, never retried
+    fresh.refresh_from_db()
+    assert fresh.state == SeriesState.FAILED
+    assert fresh.failure_reason.startswith(f"result rejected: series {fresh.pk}: seat 0 ran 0000")
     assert not SeriesResultLog.objects.filter(series=fresh).exists()
+    assert list(Rating.objects.order_by("pk").values_list("mu", "sigma", "series_played")) == ratings
 
 
 def test_the_sweeper_requeues_an_overdue_series_then_fails_it(season: Season) -> None:

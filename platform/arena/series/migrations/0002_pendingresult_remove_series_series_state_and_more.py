@@ -5,73 +5,91 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('seasons', '0001_initial'),
-        ('series', '0001_initial'),
+        ("seasons", "0001_initial"),
+        ("series", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PendingResult',
+            name="PendingResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('result', models.JSONField()),
-                ('received_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("result", models.JSONField()),
+                ("received_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ('id',),
+                "ordering": ("id",),
             },
         ),
         migrations.RemoveConstraint(
-            model_name='series',
-            name='series_state',
+            model_name="series",
+            name="series_state",
         ),
         migrations.RemoveField(
-            model_name='series',
-            name='result',
+            model_name="series",
+            name="result",
         ),
         migrations.AddField(
-            model_name='series',
-            name='failure_reason',
-            field=models.TextField(blank=True, help_text='why it failed or was cancelled'),
+            model_name="series",
+            name="failure_reason",
+            field=models.TextField(blank=True, help_text="why it failed or was cancelled"),
         ),
         migrations.AddField(
-            model_name='seriesseat',
-            name='game_wins',
+            model_name="seriesseat",
+            name="game_wins",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seriesseat',
-            name='points',
-            field=models.DecimalField(blank=True, decimal_places=1, help_text='series points (Watch: in halves)', max_digits=5, null=True),
+            model_name="seriesseat",
+            name="points",
+            field=models.DecimalField(
+                blank=True, decimal_places=1, help_text="series points (Watch: in halves)", max_digits=5, null=True
+            ),
         ),
         migrations.AddField(
-            model_name='seriesseat',
-            name='rank',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='0 for the best; ties share a rank', null=True),
+            model_name="seriesseat",
+            name="rank",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="0 for the best; ties share a rank", null=True
+            ),
         ),
         migrations.AlterField(
-            model_name='series',
-            name='state',
-            field=models.CharField(choices=[('queued', 'queued'), ('running', 'running'), ('done', 'done'), ('failed', 'failed'), ('cancelled', 'cancelled')], default='queued', max_length=10),
+            model_name="series",
+            name="state",
+            field=models.CharField(
+                choices=[
+                    ("queued", "queued"),
+                    ("running", "running"),
+                    ("done", "done"),
+                    ("failed", "failed"),
+                    ("cancelled", "cancelled"),
+                ],
+                default="queued",
+                max_length=10,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='series',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['queued', 'running', 'done', 'failed', 'cancelled'])), name='series_state'),
+            model_name="series",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("state__in", ["queued", "running", "done", "failed", "cancelled"])),
+                name="series_state",
+            ),
         ),
         migrations.AddField(
-            model_name='pendingresult',
-            name='season',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='seasons.season'),
+            model_name="pendingresult",
+            name="season",
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="seasons.season"),
         ),
         migrations.AddField(
-            model_name='pendingresult',
-            name='series',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='pending_result', to='series.series'),
+            model_name="pendingresult",
+            name="series",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.CASCADE, related_name="pending_result", to="series.series"
+            ),
         ),
         migrations.AddIndex(
-            model_name='pendingresult',
-            index=models.Index(fields=['season', 'id'], name='pending_result_season'),
+            model_name="pendingresult",
+            index=models.Index(fields=["season", "id"], name="pending_result_season"),
         ),
     ]
