@@ -9,10 +9,12 @@ and ``--series`` queued two-seat series between random versions. For each
 series it fabricates a result document shaped like a match worker's (two
 games with their actions, stats, winners and reasons; the Watch score with
 points, winner, game_wins, white and black totals; the players' sha256), then
-times :func:`arena.series.recording.record_series_result` on every one in
-turn, in this one process: the log row, the game records, both ratings and
-their history, the series row, one transaction each, as the platform worker
-does. Then it times :func:`arena.series.recording.recompute_season` over the
+records them in three ways, a third each: delivered one after another by one
+process (:func:`arena.series.recording.record_series_result`, each delivery
+applying its own result), as a backlog (inbox inserts, then one
+:func:`arena.series.recording.apply_pending` in batches), and delivered by
+``--processes`` forked processes at once, as platform workers do. Then it times
+:func:`arena.series.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
 The issue's goal is 1,000 series results a second on these shared 2-core
@@ -38,7 +40,7 @@ sys.path[:0] = [str(REPO), str(REPO / "platform")]
 import psycopg  # noqa: E402
 
 GOAL_PER_S = 1_000
-SCRATCH = "arena_bench"
+SCRATCH = "arena_bench_recording"
 REASONS = ("colour", "totals", "blocked", "colour", "colour")
 COLOURS = ("orange", "blue", "purple", "pink", "yellow", "red", "green", "brown", "dark-purple")
 
@@ -169,6 +171,7 @@ def main() -> None:
     parser.add_argument("--versions", type=int, default=200)
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=2, help="delivering processes in the third part")
     parser.add_argument("--keep", action="store_true", help=f"leave the scratch database {SCRATCH}")
     args = parser.parse_args()
 
@@ -190,6 +193,37 @@ def main() -> None:
                 conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
 
 
+def deliver_all(work: list[tuple[int, dict[str, Any]]]) -> list[float]:
+    """Deliver every result in turn, as one platform worker does; return each delivery's seconds."""
+    from arena.series.recording import record_series_result
+
+    times = []
+    for series_id, document in work:
+        t0 = time.perf_counter()
+        assert record_series_result(series_id, document)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def deliver_in_processes(work: list[tuple[int, dict[str, Any]]], processes: int) -> float:
+    """Deliver ``work`` from ``processes`` forked workers at once; return the wall seconds."""
+    import multiprocessing
+
+    from django.db import connections
+
+    connections.close_all()  # each child opens its own
+    shares = [work[i::processes] for i in range(processes)]
+    context = multiprocessing.get_context("fork")
+    started = time.perf_counter()
+    children = [context.Process(target=deliver_all, args=(share,)) for share in shares]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join()
+        assert child.exitcode == 0, f"a delivering process failed (exit {child.exitcode})"
+    return time.perf_counter() - started
+
+
 def run(args: argparse.Namespace, server_version: str) -> None:
     import django
     from django.core.management import call_command
@@ -198,25 +232,37 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     call_command("migrate", verbosity=0)
 
     from arena.ratings.models import Rating, RatingHistory
-    from arena.series.models import SeriesResultLog
-    from arena.series.recording import recompute_season, record_series_result
+    from arena.series.models import PendingResult, SeriesResultLog
+    from arena.series.recording import apply_pending, recompute_season, record_series_result
 
     rng = random.Random(args.seed)
     started = time.perf_counter()
     season, work = populate(args.versions, args.series, rng)
     setup_s = time.perf_counter() - started
+    third = len(work) // 3
+    alone, backlog, together = work[:third], work[third : 2 * third], work[2 * third :]
 
-    times = []
+    # 1. One platform worker, one delivery after another: each applies its own result.
     started = time.perf_counter()
     cpu_started = time.process_time()
-    for series_id, document in work:
-        t0 = time.perf_counter()
-        assert record_series_result(series_id, document)
-        times.append(time.perf_counter() - t0)
-    wall = time.perf_counter() - started
+    times = deliver_all(alone)
+    alone_s = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
 
-    # A second delivery of every result: the duplicate path (locks, state check, nothing written).
+    # 2. A backlog (deliveries that arrived while a batch held the lock, or a worker that was
+    #    down): the inbox inserts, then one apply_pending in batches of BATCH_SIZE.
+    started = time.perf_counter()
+    for series_id, document in backlog:
+        PendingResult.objects.create(series_id=series_id, season_id=season.pk, result=document)
+    inserted_s = time.perf_counter() - started
+    started = time.perf_counter()
+    assert apply_pending(season.pk) == len(backlog)
+    applied_s = time.perf_counter() - started
+
+    # 3. Two platform worker processes delivering at once: batches form by themselves.
+    together_s = deliver_in_processes(together, args.processes)
+
+    # A second delivery of results already recorded: the duplicate path.
     started = time.perf_counter()
     for series_id, document in work[:500]:
         assert not record_series_result(series_id, document)
@@ -230,21 +276,38 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     worst = max(max(abs(recomputed[v][0] - mu), abs(recomputed[v][1] - sigma)) for v, (mu, sigma) in stored.items())
     assert SeriesResultLog.objects.filter(series__season=season).count() == len(work)
     assert RatingHistory.objects.filter(season=season).count() == len(stored) + 2 * len(work)
+    assert not PendingResult.objects.exists()
+
+    def verdict(rate: float) -> str:
+        return f"**{rate:,.0f}** {'✓' if rate >= GOAL_PER_S else '✗'}"
 
     ms = sorted(t * 1000 for t in times)
-    rate = len(work) / wall
     print(
         f"PostgreSQL {server_version} on 127.0.0.1, {os.cpu_count()} cores; {args.versions} versions, "
         f"{len(work)} series (setup {setup_s:.1f} s); documents about "
-        f"{sum(len(str(d)) for _, d in work[:100]) // 100 / 1000:.1f} kB\n"
+        f"{sum(len(str(d)) for _, d in work[:100]) // 100 / 1000:.1f} kB; goal {GOAL_PER_S:,} results/s\n"
     )
+    print("| how the results arrive | results | seconds | results/s |")
+    print("|---|---:|---:|---:|")
+    print(
+        f"| one worker, one delivery after another | {len(alone)} | {alone_s:.2f} | {verdict(len(alone) / alone_s)} |"
+    )
+    backlog_s = inserted_s + applied_s
+    print(
+        f"| a backlog: inbox inserts ({inserted_s:.2f} s), then batches of 500 ({applied_s:.2f} s) "
+        f"| {len(backlog)} | {backlog_s:.2f} | {verdict(len(backlog) / backlog_s)} |"
+    )
+    print(
+        f"| {args.processes} worker processes delivering at once | {len(together)} | {together_s:.2f} "
+        f"| {verdict(len(together) / together_s)} |"
+    )
+    print(f"| applying the backlog alone | {len(backlog)} | {applied_s:.2f} | {len(backlog) / applied_s:,.0f} |")
+    print()
     print("| measure | value |")
     print("|---|---|")
-    print(f"| results recorded, one process | {len(work)} in {wall:.2f} s |")
-    print(f"| **results/s** (goal {GOAL_PER_S:,}) | **{rate:,.0f}** {'✓' if rate >= GOAL_PER_S else '✗'} |")
-    print(f"| CPU of this process per result | {cpu / len(work) * 1000:.2f} ms ({cpu / wall:.0%} of wall) |")
+    print(f"| CPU of the one worker per delivery | {cpu / len(alone) * 1000:.2f} ms ({cpu / alone_s:.0%} of wall) |")
     spread = f"{statistics.median(ms):.2f} / {ms[int(len(ms) * 0.95)]:.2f} / {ms[-1]:.2f} ms"
-    print(f"| per result: median / p95 / max | {spread} |")
+    print(f"| per delivery, one worker: median / p95 / max | {spread} |")
     print(f"| duplicate delivery (already done) | {duplicate_s * 1000:.2f} ms |")
     print(f"| `recompute_season` over {len(work)} results | {recompute_s * 1000:.0f} ms |")
     print(f"| recompute equals stored (μ, σ) exactly | {'yes' if exact else 'NO'} (largest difference {worst:.3g}) |")

@@ -39,13 +39,13 @@ def forfeit_by(game: dict[str, Any]) -> int | None:
     return None if forfeit is None else forfeit.get("player")
 
 
-def disable_for_forfeits(version: BotVersion, reason: str) -> bool:
-    """Disable ``version`` with ``reason`` if it is active; deactivate its entries; return whether it was."""
-    updated = BotVersion.objects.filter(pk=version.pk, status=BotVersion.Status.ACTIVE).update(
+def disable_for_forfeits(version_id: int, reason: str) -> bool:
+    """Disable version ``version_id`` with ``reason`` if it is active; deactivate its entries; return whether it was."""
+    updated = BotVersion.objects.filter(pk=version_id, status=BotVersion.Status.ACTIVE).update(
         status=BotVersion.Status.DISABLED, status_reason=reason
     )
     if updated:
-        SeasonEntry.objects.filter(version=version, active=True).update(active=False)
+        SeasonEntry.objects.filter(version_id=version_id, active=True).update(active=False)
     return bool(updated)
 
 
@@ -65,7 +65,7 @@ def check_forfeit_rate(
     if reason is None:
         return None
     reason = f"{reason} in {season.name}"
-    if not disable_for_forfeits(version, reason):
+    if not disable_for_forfeits(version.pk, reason):
         return None
     version.status, version.status_reason = BotVersion.Status.DISABLED, reason
     return reason

@@ -26,17 +26,16 @@ rating order and :func:`recompute_season` replays it to the same numbers.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
-from arena.bots.models import BotVersion
 from arena.matchmaking.pairing import should_disable
-from arena.ratings.closed_form import MuSigma, TrueSkillParameters
+from arena.ratings.closed_form import TrueSkillParameters
 from arena.ratings.forfeits import FORFEIT_MIN_SERIES, FORFEIT_THRESHOLD, disable_for_forfeits, forfeit_by
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
@@ -52,19 +51,6 @@ PROVISIONAL_SERIES = 10
 #: players, one point a game, shares the top often (docs/engines.md). Everything else is the
 #: package default but τ, kept small because a version's code never changes.
 DRAW_PROBABILITY = {"watch": 0.10, "watch_race": 0.20}
-#: The fields of a rating row that recording changes.
-RATING_COUNTERS = (
-    "mu",
-    "sigma",
-    "series_played",
-    "won",
-    "drawn",
-    "lost",
-    "series_points",
-    "game_wins",
-    "forfeits",
-    "provisional",
-)
 #: Results applied in one transaction at most; the rest wait for the next batch.
 BATCH_SIZE = 500
 #: States a result may still be recorded in. A failed series (swept too often) still takes its
@@ -116,11 +102,12 @@ def apply_pending(season_id: int) -> int:
             locked = _season_lock(season_id)
             if locked is None:
                 return applied  # the holder of the lock applies ours after its own commit
-            batch = list(PendingResult.objects.filter(season_id=season_id).order_by("id")[:BATCH_SIZE])
+            rows = PendingResult.objects.filter(season_id=season_id).order_by("id")[:BATCH_SIZE]
+            batch = list(rows.values_list("pk", "series_id", "result"))
             if not batch:
                 return applied
-            applied += _apply_batch(locked, batch)
-            PendingResult.objects.filter(pk__in=[p.pk for p in batch]).delete()
+            applied += _apply_batch(locked, [(series_id, result) for _, series_id, result in batch])
+            PendingResult.objects.filter(pk__in=[pk for pk, _, _ in batch]).delete()
         # Committed: anything delivered while we held the lock is in the inbox now; go round again.
 
 
@@ -141,169 +128,234 @@ def apply_all_pending() -> int:
 
 
 @dataclass
-class _Tally:
-    """What a batch changes of one rating row, kept in memory until the batch is written."""
+class _Rating:
+    """One rating row as a batch reads and changes it: plain values, written back in one statement."""
 
-    rating: Rating
-    forfeited_now: bool = False
-    disable_reason: str | None = None
+    pk: int | None  # None: not in the database yet
+    mu: float
+    sigma: float
+    series_played: int
+    won: int
+    drawn: int
+    lost: int
+    series_points: Decimal
+    game_wins: int
+    forfeits: int
+    provisional: bool = True
     changed: bool = False
+    disable_reason: str | None = None
+
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "mu",
+        "sigma",
+        "series_played",
+        "won",
+        "drawn",
+        "lost",
+        "series_points",
+        "game_wins",
+        "forfeits",
+        "provisional",
+    )
+
+
+@dataclass(frozen=True)
+class _Seat:
+    pk: int
+    seat: int
+    version_id: int
+    sha256: str
 
 
 @dataclass
 class _Batch:
     season: Season
     params: TrueSkillParameters
-    ratings: dict[int, _Tally] = field(default_factory=dict)
+    ratings: dict[int, _Rating] = field(default_factory=dict)  # by version id
     logs: list[SeriesResultLog] = field(default_factory=list)
     games: list[GameRecord] = field(default_factory=list)
     history: list[RatingHistory] = field(default_factory=list)
-    seats: list[SeriesSeat] = field(default_factory=list)
+    seats: list[tuple[Decimal, int, int, int]] = field(default_factory=list)  # points, game wins, rank, seat id
     done: list[int] = field(default_factory=list)
     rejected: dict[int, tuple[str, str]] = field(default_factory=dict)  # series -> (state, reason)
 
 
-def _apply_batch(season: Season, pending: list[PendingResult]) -> int:
-    series_by_id = Series.objects.select_for_update(no_key=True).in_bulk([p.series_id for p in pending])
-    seats_by_series: dict[int, list[SeriesSeat]] = {}
-    for seat in SeriesSeat.objects.filter(series_id__in=series_by_id).select_related("version").order_by("seat"):
-        seats_by_series.setdefault(seat.series_id, []).append(seat)
+def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> int:
+    """Apply ``pending`` ``(series id, document)`` results in order, with a fixed number of statements."""
+    states = dict(
+        Series.objects.select_for_update(no_key=True).filter(pk__in=[p[0] for p in pending]).values_list("pk", "state")
+    )
+    seats_by_series: dict[int, list[_Seat]] = {}
+    rows = SeriesSeat.objects.filter(series_id__in=list(states)).order_by("series_id", "seat")
+    for pk, series_id, seat, version_id, sha256 in rows.values_list(
+        "pk", "series_id", "seat", "version_id", "version__archive_sha256"
+    ):
+        seats_by_series.setdefault(series_id, []).append(_Seat(pk, seat, version_id, sha256))
     batch = _Batch(season=season, params=season_parameters(season))
-    versions = {seat.version_id for seats in seats_by_series.values() for seat in seats}
-    _load_ratings(batch, versions)
-    now = timezone.now()
-    for item in pending:
-        series = series_by_id.get(item.series_id)
-        if series is None or series.state not in RECORDABLE:
+    _load_ratings(batch, {seat.version_id for seats in seats_by_series.values() for seat in seats})
+    for series_id, document in pending:
+        if states.get(series_id) not in RECORDABLE:
             continue  # recorded or cancelled meanwhile: this delivery changes nothing
-        seats = seats_by_series.get(series.pk, [])
-        problem = _misfit(series, seats, item.result)
+        seats = seats_by_series.get(series_id, [])
+        problem = _misfit(series_id, seats, document)
         if problem:
-            logger.warning("series %s: result not recorded: %s", series.pk, problem)
-            batch.rejected[series.pk] = (SeriesState.FAILED, f"result rejected: {problem}")
-            continue
-        if season.status == Season.Status.FINISHED:
+            logger.warning("series %s: result not recorded: %s", series_id, problem)
+            batch.rejected[series_id] = (SeriesState.FAILED, f"result rejected: {problem}")
+        elif season.status == Season.Status.FINISHED:
             reason = f"{season.name} finished before the result arrived; its standings are final"
-            batch.rejected[series.pk] = (SeriesState.CANCELLED, reason)
-            continue
-        _apply_one(batch, series, seats, item.result)
-    _write(batch, now)
+            batch.rejected[series_id] = (SeriesState.CANCELLED, reason)
+        else:
+            _apply_one(batch, series_id, seats, document)
+        states[series_id] = SeriesState.DONE  # a second result of the same series in this batch is a duplicate
+    _write(batch)
     return len(batch.done)
 
 
-def _misfit(series: Series, seats: list[SeriesSeat], document: dict[str, Any]) -> str | None:
+def _misfit(series_id: int, seats: list[_Seat], document: dict[str, Any]) -> str | None:
     players = document.get("players")
     if not isinstance(players, list) or len(players) != len(seats) or len(seats) < 2:
-        return f"series {series.pk}: the result has {len(players or [])} players for {len(seats)} seats"
+        count = len(players) if isinstance(players, list) else 0
+        return f"series {series_id}: the result has {count} players for {len(seats)} seats"
     for seat, player in zip(seats, players, strict=True):
-        if not isinstance(player, dict) or player.get("sha256") != seat.version.archive_sha256:
-            sha = player.get("sha256") if isinstance(player, dict) else None
-            return f"series {series.pk}: seat {seat.seat} ran {sha}, not its version"
+        sha = player.get("sha256") if isinstance(player, dict) else None
+        if sha != seat.sha256:
+            return f"series {series_id}: seat {seat.seat} ran {sha}, not its version"
     return None
 
 
-def _load_ratings(batch: _Batch, version_ids: Iterable[int]) -> None:
+def _load_ratings(batch: _Batch, version_ids: set[int]) -> None:
     rows = Rating.objects.select_for_update(no_key=True).filter(season=batch.season, version_id__in=list(version_ids))
-    for rating in rows.select_related("version"):
-        batch.ratings[rating.version_id] = _Tally(rating)
+    names = ("version_id", "pk", *_Rating.FIELDS[:-1])
+    for version_id, *values in rows.values_list(*names):
+        batch.ratings[version_id] = _Rating(*values)
 
 
-def _tally_for(batch: _Batch, version: BotVersion) -> _Tally:
-    tally = batch.ratings.get(version.pk)
-    if tally is None:  # the version's first series in the season: seed the default rating
+def _rating(batch: _Batch, version_id: int) -> _Rating:
+    """Return the version's rating in the batch; a first series in the season starts from the default."""
+    rating = batch.ratings.get(version_id)
+    if rating is None:  # created when the batch is written, after a seed row for recompute and the chart
         params = batch.params
-        rating = Rating.objects.create(season=batch.season, version=version, mu=params.mu, sigma=params.sigma)
+        rating = batch.ratings[version_id] = _Rating(None, params.mu, params.sigma, 0, 0, 0, 0, Decimal(0), 0, 0)
         batch.history.append(
-            RatingHistory(season=batch.season, version=version, series=None, mu=params.mu, sigma=params.sigma)
+            RatingHistory(season=batch.season, version_id=version_id, series=None, mu=params.mu, sigma=params.sigma)
         )
-        tally = batch.ratings[version.pk] = _Tally(rating)
-    return tally
+    return rating
 
 
-def _apply_one(batch: _Batch, series: Series, seats: list[SeriesSeat], document: dict[str, Any]) -> None:
-    versions = [seat.version for seat in seats]
-    tallies = [_tally_for(batch, version) for version in versions]
+def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+    ratings = [_rating(batch, seat.version_id) for seat in seats]
     score = document["score"]
     ranks = series_ranks(document)
-    before: list[MuSigma] = [(t.rating.mu, t.rating.sigma) for t in tallies]
-    after = rate_ranking(before, ranks, batch.params)
-    batch.logs.append(SeriesResultLog(series=series, result=document))
+    after = rate_ranking([(r.mu, r.sigma) for r in ratings], ranks, batch.params)
+    batch.logs.append(SeriesResultLog(series_id=series_id, result=document))
     for game in document["games"]:
         winners = game.get("winners") or []
         batch.games.append(
             GameRecord(
-                series=series,
+                series_id=series_id,
                 index=game["index"],
-                winner=versions[winners[0]] if len(winners) == 1 else None,
+                winner_id=seats[winners[0]].version_id if len(winners) == 1 else None,
                 reason=game["reason"],
-                moves=[game["stats"].get(str(p), {}).get("moves", 0) for p in range(len(versions))],
+                moves=[game["stats"].get(str(p), {}).get("moves", 0) for p in range(len(seats))],
                 forfeit=game["forfeit"],
             )
         )
     top_shared = ranks.count(0) > 1
-    for player, (seat, tally, (mu, sigma)) in enumerate(zip(seats, tallies, after, strict=True)):
-        rating = tally.rating
+    for player, (seat, rating, (mu, sigma)) in enumerate(zip(seats, ratings, after, strict=True)):
+        points = Decimal(str(score["points"][player]))
         rating.mu, rating.sigma = mu, sigma
         rating.series_played += 1
-        if ranks[player] == 0:
-            if top_shared:
-                rating.drawn += 1
-            else:
-                rating.won += 1
-        else:
+        if ranks[player]:
             rating.lost += 1
-        rating.series_points += Decimal(str(score["points"][player]))
+        elif top_shared:
+            rating.drawn += 1
+        else:
+            rating.won += 1
+        rating.series_points += points
         rating.game_wins += score["game_wins"][player]
         forfeited = any(forfeit_by(game) == player for game in document["games"])
         rating.forfeits += forfeited
         rating.provisional = rating.series_played < PROVISIONAL_SERIES
-        tally.changed = True
-        tally.forfeited_now |= forfeited
+        rating.changed = True
         # The rate can only cross the limit with a forfeit, or on reaching the minimum count.
-        if tally.disable_reason is None and (forfeited or rating.series_played == FORFEIT_MIN_SERIES):
+        if rating.disable_reason is None and (forfeited or rating.series_played == FORFEIT_MIN_SERIES):
             reason = should_disable(
                 rating.forfeits, rating.series_played, threshold=FORFEIT_THRESHOLD, min_series=FORFEIT_MIN_SERIES
             )
             if reason is not None:
-                tally.disable_reason = f"{reason} in {batch.season.name}"
+                rating.disable_reason = f"{reason} in {batch.season.name}"
         batch.history.append(
-            RatingHistory(season=batch.season, version=seat.version, series=series, mu=mu, sigma=sigma)
+            RatingHistory(season=batch.season, version_id=seat.version_id, series_id=series_id, mu=mu, sigma=sigma)
         )
-        seat.points = Decimal(str(score["points"][player]))
-        seat.game_wins = score["game_wins"][player]
-        seat.rank = ranks[player]
-        batch.seats.append(seat)
-    batch.done.append(series.pk)
+        batch.seats.append((points, score["game_wins"][player], ranks[player], seat.pk))
+    batch.done.append(series_id)
 
 
-def _write(batch: _Batch, now: Any) -> None:
+def _insert(model: type[models.Model], objects: list[models.Model]) -> None:
+    """Insert ``objects`` in order; on PostgreSQL with COPY.
+
+    Django's bulk_create sends PostgreSQL arrays (UNNEST), and quoting a result
+    document into an array element cost more than everything else in a batch.
+    COPY takes the rows as they are, and assigns ids in row order.
+    """
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(objects)
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key and not f.generated]
+    now = timezone.now()
+    for obj in objects:
+        for f in fields:
+            if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
+                setattr(obj, f.attname, now)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    json_fields = {f.attname for f in fields if isinstance(f, models.JSONField)}
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {model._meta.db_table} ({columns}) FROM STDIN") as copy,
+    ):
+        for obj in objects:
+            copy.write_row(
+                [
+                    Jsonb(value) if f.attname in json_fields and value is not None else value
+                    for f in fields
+                    for value in (getattr(obj, f.attname),)
+                ]
+            )
+
+
+def _write(batch: _Batch) -> None:
     # Log first, in rating order: its ids are the order recompute_season replays.
-    SeriesResultLog.objects.bulk_create(batch.logs)
-    GameRecord.objects.bulk_create(batch.games)
-    RatingHistory.objects.bulk_create(batch.history)
-    changed = [t.rating for t in batch.ratings.values() if t.changed]
-    Rating.objects.bulk_update(
-        changed,
-        [
-            "mu",
-            "sigma",
-            "series_played",
-            "won",
-            "drawn",
-            "lost",
-            "series_points",
-            "game_wins",
-            "forfeits",
-            "provisional",
-        ],
+    _insert(SeriesResultLog, batch.logs)
+    _insert(GameRecord, batch.games)
+    _insert(RatingHistory, batch.history)
+    changed = [r for r in batch.ratings.values() if r.changed and r.pk is not None]
+    Rating.objects.bulk_create(
+        Rating(season=batch.season, version_id=version_id, **{name: getattr(r, name) for name in _Rating.FIELDS})
+        for version_id, r in batch.ratings.items()
+        if r.pk is None
     )
-    SeriesSeat.objects.bulk_update(batch.seats, ["points", "game_wins", "rank"])
-    Series.objects.filter(pk__in=batch.done).update(state=SeriesState.DONE, finished_at=now, failure_reason="")
+    ops = connection.ops
+    now = ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        # Plain parameterised UPDATEs, sent together: Django's bulk_update builds a CASE per
+        # field and row, which cost more than everything else in a batch.
+        assignments = ", ".join(f"{name} = %s" for name in _Rating.FIELDS)
+        cursor.executemany(
+            f"UPDATE {Rating._meta.db_table} SET {assignments}, updated = %s WHERE id = %s",
+            [(*(getattr(r, name) for name in _Rating.FIELDS[:-1]), r.provisional, now, r.pk) for r in changed],
+        )
+        cursor.executemany(
+            f"UPDATE {SeriesSeat._meta.db_table} SET points = %s, game_wins = %s, rank = %s WHERE id = %s",
+            batch.seats,
+        )
+    Series.objects.filter(pk__in=batch.done).update(
+        state=SeriesState.DONE, finished_at=timezone.now(), failure_reason=""
+    )
     for series_id, (state, reason) in batch.rejected.items():
         Series.objects.filter(pk=series_id).update(state=state, failure_reason=reason[:2000])
-    for tally in batch.ratings.values():
-        if tally.disable_reason:
-            disable_for_forfeits(tally.rating.version, tally.disable_reason)
+    for version_id, rating in batch.ratings.items():
+        if rating.disable_reason:
+            disable_for_forfeits(version_id, rating.disable_reason)
 
 
 def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
