@@ -77,8 +77,10 @@ def names() -> list[str]:
 
 def _register_builtin_games() -> None:
     from engines.watch import WatchGame
+    from engines.watch_race import WatchRaceGame
 
     register(WatchGame.info.name, WatchGame)
+    register(WatchRaceGame.info.name, WatchRaceGame)
 
 
 _register_builtin_games()

@@ -19,11 +19,11 @@ SEEDS = range(300)
 GAMES = engines.names()
 
 
-def play_randomly(name: str, seed: int, check: bool = True) -> State:
+def play_randomly(name: str, seed: int, check: bool = True, num_players: int | None = None) -> State:
     """Return the final state of a random game of ``name``; with ``check``, test the contract at each ply."""
     game = engines.get(name)
     rng = random.Random(seed)
-    state = game.new_initial_state(seed=seed)
+    state = game.new_initial_state(seed=seed, num_players=num_players)
     plies = 0
     while not state.is_terminal():
         if check:
@@ -41,6 +41,8 @@ def play_randomly(name: str, seed: int, check: bool = True) -> State:
 
 def check_position(state: State) -> None:
     info = state.game.info
+    players = len(state.returns())  # one return per player, from the first ply
+    assert info.min_players <= players <= info.max_players
     player = state.current_player()
     legal = state.legal_actions()
     history = state.history
@@ -52,7 +54,7 @@ def check_position(state: State) -> None:
         assert player == TERMINAL
         assert legal == []
     else:
-        assert player == CHANCE or 0 <= player < info.max_players
+        assert player == CHANCE or 0 <= player < players
         assert legal, "a live position needs a legal action"
         assert len(set(legal)) == len(legal)
         assert all(isinstance(a, int) and 0 <= a < info.num_distinct_actions for a in legal)
@@ -67,7 +69,8 @@ def check_position(state: State) -> None:
     if state.is_terminal():
         assert outcome is not None
         assert list(outcome.returns) == returns
-        assert set(outcome.winners) <= set(range(info.max_players))
+        assert set(outcome.winners) <= set(range(players))
+        assert len(outcome.returns) == players
         assert outcome.reason
         json.dumps(outcome.to_json())
     else:
@@ -75,7 +78,7 @@ def check_position(state: State) -> None:
         assert returns == [0.0] * len(returns)
 
     # views: JSON-ready, and the same after a JSON round trip
-    for seat in range(info.min_players):
+    for seat in range(players):
         observation = state.observation(seat)
         assert json.loads(json.dumps(observation)) == observation
     assert isinstance(state.render(), str)
@@ -104,6 +107,21 @@ def check_position(state: State) -> None:
 def test_it_keeps_the_engine_contract_under_random_play(name: str, seed: int) -> None:
     state = play_randomly(name, seed)
     assert state.is_terminal()
+
+
+PLAYER_COUNTS = [
+    (name, players)
+    for name in GAMES
+    for players in range(engines.get(name).info.min_players, engines.get(name).info.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("name", "players"), PLAYER_COUNTS, ids=[f"{n}-{p}p" for n, p in PLAYER_COUNTS])
+@pytest.mark.parametrize("seed", range(30))
+def test_it_keeps_the_engine_contract_with_every_player_count(name: str, players: int, seed: int) -> None:
+    state = play_randomly(name, seed, num_players=players)
+    assert state.is_terminal()
+    assert len(state.returns()) == players
 
 
 @pytest.mark.parametrize("name", GAMES)
