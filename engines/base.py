@@ -247,6 +247,18 @@ class Game(ABC):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Return the state that :meth:`State.to_json` described, or raise :class:`StateFormatError`."""
 
+    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+        """Return the score of a series from the referee's game records (workers/referee.py).
+
+        A record has ``index``, ``seats`` (seat -> series player), ``winners`` (series
+        players), ``reason``, ``forfeit`` (None or ``{"player": ...}``) and ``stats``
+        (``{"<series player>": {...}}``). The score is JSON-ready and holds at least
+        ``points`` and ``game_wins`` (one per series player; more points rank higher,
+        equal points share a rank), ``winner`` (a series player, or None when the top is
+        shared) and ``steps`` (lines that explain the score to a person).
+        """
+        raise NotImplementedError(f"{self.info.name} has no series scoring")
+
     def check_num_players(self, num_players: int | None) -> int:
         """Return the player count to use, or raise :class:`ConfigError`."""
         info = self.info

@@ -91,12 +91,16 @@ def _non_negative_int(text: str) -> int:
 
 
 def _series_games(text: str) -> int:
-    value = _positive_int(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"a series is an even number of games (each bot has White in half of them), not {value}"
-        )
-    return value
+    return _positive_int(text)
+
+
+def check_series_games(game: str, games: int | None, players: int) -> int:
+    """Return the series length to play: ``games``, or the game's default; refuse what the referee would."""
+    if games is None:
+        return DEFAULT_GAMES if game == "watch" else players  # other games: each bot starts one game
+    if players == 2 and games % 2:
+        raise UsageError(f"a series is an even number of games (each bot has White in half of them), not {games}")
+    return games
 
 
 def _game_name(text: str) -> str:
@@ -112,9 +116,9 @@ def _add_series_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         type=_series_games,
-        default=DEFAULT_GAMES,
+        default=None,
         metavar="N",
-        help=f"games per series, even (default {DEFAULT_GAMES})",
+        help=f"games per series; even for two bots (default {DEFAULT_GAMES} for watch, else one per bot)",
     )
     parser.add_argument("--seed", type=int, metavar="S", help="seed of boards and bots (default: random, printed)")
     parser.add_argument(
@@ -163,12 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="play one series between two bots",
-        description="Play one series between two bots and show each game and the Watch series score.",
+        help="play one series between bots",
+        description="Play one series between bots (two for watch, 2 to 6 for watch_race): each game and the score.",
     )
     _add_series_flags(play)
     play.set_defaults(command_parser=play)
-    play.add_argument("bots", nargs=2, metavar="BOT", help="a bot package: directory or archive")
+    play.add_argument("bots", nargs="+", metavar="BOT", help="a bot package (directory or archive), one per seat")
     play.add_argument("--replay", type=Path, metavar="FILE", help="write the gzip JSON replay to FILE")
     play.add_argument(
         "--show-logs",
@@ -270,7 +274,8 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: S
 def _time_used_ms(game: dict[str, Any], players: int) -> list[float]:
     used = [0.0] * players
     for action in game["actions"]:
-        used[game["seats"][action["seat"]]] += action["ms"]
+        if action["seat"] is not None:  # None: a chance outcome the referee drew
+            used[game["seats"][action["seat"]]] += action["ms"]
     return used
 
 
@@ -279,7 +284,9 @@ def _moves(game: dict[str, Any], player: int) -> int:
 
 
 def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
-    """Return the per-game table and the Watch series score of a result document."""
+    """Return the per-game table and the series score of a result document."""
+    if document["game"] != "watch":
+        return render_multiplayer_series(document, bots)
     labels = [bot.label for bot in bots]
     a, b = labels
     lines = [
@@ -339,6 +346,45 @@ def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
     return "\n".join(lines)
 
 
+def render_multiplayer_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
+    """Return the per-game table and the score of a series of any number of seats (one point a game won)."""
+    labels = [bot.label for bot in bots]
+    lines = [
+        f"{document['game']} (rules {document['rules_version']}): {', '.join(labels)}; "
+        f"{document['games_planned']} games, seed {document['seed']}, sandbox {document['sandbox']}",
+    ]
+    lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
+    lines.append("")
+    rows = []
+    for game in document["games"]:
+        forfeit = game["forfeit"]
+        used = _time_used_ms(game, len(labels))
+        rows.append(
+            [
+                game["index"] + 1,
+                labels[game["seats"][0]],
+                ", ".join(labels[p] for p in game["winners"]) or "-",
+                game["reason"],
+                "/".join(str(_moves(game, p)) for p in range(len(labels))),
+                "/".join(f"{ms:.0f}" for ms in used),
+                "-" if forfeit is None else f"{labels[forfeit['player']]}: {forfeit['reason']} ({forfeit['detail']})",
+            ]
+        )
+    headers = ["#", "Starts (seat 0)", "Winner", "Reason", "Moves by player", "Time ms by player", "Forfeit"]
+    lines.append(render_table(headers, rows, right=(0,)))
+    if len(document["games"]) < document["games_planned"]:
+        lines.append(f"  (the series stopped after game {len(document['games'])}: a forfeit decides it)")
+    lines.append("")
+    score = document["score"]
+    standings = sorted(range(len(labels)), key=lambda p: (-score["points"][p], p))
+    lines.append("Series score: " + ", ".join(f"{labels[p]} {format_points(score['points'][p])}" for p in standings))
+    lines += [f"    {step}" for step in score["steps"]]
+    winner = score["winner"]
+    lines.append("Series winner: " + ("none (the top is shared)" if winner is None else labels[winner]))
+    lines.append(f"Wall time: {document['wall_seconds']:.1f} s")
+    return "\n".join(lines)
+
+
 def _log_base(replay: Path | None) -> tuple[Path, str]:
     if replay is not None:
         name = replay.name
@@ -385,6 +431,13 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
     """Play one series and print it; return the exit code."""
     if args.replay is not None and not args.replay.parent.is_dir():
         raise UsageError(f"cannot write the replay to {args.replay}: the folder {args.replay.parent} does not exist")
+    info = engines.get(args.game).info
+    if not info.min_players <= len(args.bots) <= info.max_players:
+        raise UsageError(
+            f"{args.game} is for {info.min_players} to {info.max_players} players: give that many bots, "
+            f"not {len(args.bots)}"
+        )
+    args.games = check_series_games(args.game, args.games, len(args.bots))
     seed = _seed(args)
     with _bots_loaded(args) as bots:
         document = run_series(_series_spec(args, [bot.package for bot in bots], seed))
@@ -518,6 +571,7 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
     """Play every pair of bots, rate the series with TrueSkill and print the table."""
     if len(args.bots) < 2:
         raise UsageError("a round robin needs at least two bots")
+    args.games = check_series_games(args.game, args.games, 2)
     seed = _seed(args)
     env = trueskill_environment()
     results = []

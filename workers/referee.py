@@ -18,6 +18,7 @@ import contextlib
 import gzip
 import json
 import os
+import random
 import selectors
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from engines.watch import GameRecord, score_series
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
 
@@ -369,6 +369,7 @@ class Referee:
         players = len(self.seats)
         seats = [(s + index) % players for s in range(players)]  # seat -> series player; rotates each game
         state = self.game.new_initial_state(seed=spec.seed * 1000 + index, num_players=players)
+        chance = random.Random(spec.seed * 1000 + index)
         bank = [float(spec.time_control.bank_ms)] * players
         record: dict[str, Any] = {"index": index, "seats": seats, "actions": [], "forfeit": None}
         for seat_index, player in enumerate(seats):
@@ -384,7 +385,13 @@ class Referee:
         while not state.is_terminal():
             current = state.current_player()
             if current == engines.CHANCE:
-                raise NotImplementedError("chance nodes arrive with the first game that has them")
+                # Drawn by the referee from the game's own seeded generator: the deal, the
+                # hidden timer. Recorded with the moves, so a replay is exact; no bot sees it.
+                outcomes = state.chance_outcomes()
+                action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                record["actions"].append({"seat": None, "action": action, "notation": state.action_to_string(action)})
+                state.apply_action(action)
+                continue
             player = seats[current]
             seat = self.seats[player]
             legal = state.legal_actions()
@@ -491,24 +498,7 @@ class Referee:
         return action, state.action_to_string(action)
 
     def _score(self, games: list[dict[str, Any]]) -> dict[str, Any]:
-        if self.game.info.name == "watch":
-            records = []
-            for game in games:
-                white, black = game["seats"]
-                stats = game["stats"]
-                forfeit = game["forfeit"]
-                records.append(
-                    GameRecord(
-                        white=white,
-                        white_moves=stats[str(white)].get("moves", 0),
-                        black_moves=stats[str(black)].get("moves", 0),
-                        winner=game["winners"][0] if game["winners"] else None,
-                        reason=game["reason"],
-                        forfeited_by=None if forfeit is None else forfeit["player"],
-                    )
-                )
-            return score_series(records).to_json()
-        raise NotImplementedError(f"no series scoring for {self.game.info.name} yet")
+        return self.game.score_series(games, len(self.seats))
 
 
 def run_series(spec: SeriesSpec, log: Callable[[str], None] | None = None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ Actions are ints in three ranges:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.base import (
@@ -489,6 +489,12 @@ class WatchGame(Game):
 
     info = INFO
     default_config: Mapping[str, Any] = {}
+
+    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+        """Return the Watch series score (engines/watch/scoring.py) of the referee's game records."""
+        from engines.watch.scoring import score_referee_games
+
+        return score_referee_games(games)
 
     def new_initial_state(
         self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None

@@ -19,7 +19,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,3 +173,23 @@ def score_series(records: Sequence[GameRecord]) -> SeriesScore:
         points[higher] += 1.0
         steps.append(f"Black totals {black_totals[0]}-{black_totals[1]}: player {higher} has the higher total, 1 point")
     return SeriesScore(points=(points[0], points[1]), steps=tuple(steps), **common)
+
+
+def score_referee_games(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Return the JSON score of a series from the referee's game records (seat 0 of a game is White)."""
+    records = []
+    for game in games:
+        white, black = game["seats"]
+        stats = game["stats"]
+        forfeit = game["forfeit"]
+        records.append(
+            GameRecord(
+                white=white,
+                white_moves=stats[str(white)].get("moves", 0),
+                black_moves=stats[str(black)].get("moves", 0),
+                winner=game["winners"][0] if game["winners"] else None,
+                reason=game["reason"],
+                forfeited_by=None if forfeit is None else forfeit["player"],
+            )
+        )
+    return score_series(records).to_json()

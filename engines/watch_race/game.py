@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.base import (
@@ -637,6 +637,12 @@ class WatchRaceGame(Game):
 
     info = INFO
     default_config: Mapping[str, Any] = DEFAULT_CONFIG
+
+    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+        """Return the series score: one point per game won (engines/watch_race/scoring.py)."""
+        from engines.watch_race.scoring import score_series
+
+        return score_series(games)
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         full = super().validate_config(config)
