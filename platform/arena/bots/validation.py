@@ -31,7 +31,10 @@ from workers.referee import SeriesSpec, TimeControl, run_series
 from workers.sandbox import REPO_ROOT
 
 #: The reference bot a version of each game is validated against.
-REFERENCE_PACKAGES = {"watch": REPO_ROOT / "bots" / "watch" / "packages" / "random"}
+REFERENCE_PACKAGES = {
+    "watch": REPO_ROOT / "bots" / "watch" / "packages" / "random",
+    "watch_race": REPO_ROOT / "bots" / "watch_race" / "packages" / "random",
+}
 #: Games in the validation series: each seat once.
 VALIDATION_GAMES = 2
 #: The version plays as series player 0, the reference bot as player 1.
@@ -46,12 +49,12 @@ class ReferenceBotFailure(RuntimeError):
     """The reference bot forfeited the validation series: not the version's fault, retried."""
 
 
-def validation_game(version: BotVersion) -> str:
-    """Return the game ``version`` is validated in (its bot.toml's; Watch when not stated)."""
+def validation_games(version: BotVersion) -> list[str]:
+    """Return the games ``version`` is validated in: every game its bot.toml lists (Watch when none)."""
     games = list(version.games) or ["watch"]
-    for game in games:
-        if game in REFERENCE_PACKAGES:
-            return game
+    known = [game for game in games if game in REFERENCE_PACKAGES]
+    if known:
+        return known
     raise UnsupportedGameError(
         f"{version} plays {', '.join(games)}; validation series run only for "
         f"{', '.join(sorted(REFERENCE_PACKAGES))} so far"
@@ -68,10 +71,13 @@ def validate_version(version_id: int) -> BotVersion:
     version = BotVersion.objects.select_related("bot").get(pk=version_id)
     if version.status != BotVersion.Status.VALIDATING:
         return version  # already decided: a repeated task plays nothing
-    game = validation_game(version)
-    document = play_validation_series(version, game)
-    ok, reason = verdict(document)
-    return mark_validation_result(version, ok, reason)
+    reasons = []
+    for game in validation_games(version):
+        ok, reason = verdict(play_validation_series(version, game))
+        if not ok:
+            return mark_validation_result(version, False, f"{game}: {reason}")
+        reasons.append(f"{game}: {reason}")
+    return mark_validation_result(version, True, "; ".join(reasons))
 
 
 def play_validation_series(version: BotVersion, game: str) -> dict[str, Any]:

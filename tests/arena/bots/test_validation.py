@@ -57,7 +57,7 @@ def test_a_bot_answering_an_illegal_action_fails_with_the_forfeit_shown(
     validated = validate_version(version.pk)
 
     assert validated.status == Status.FAILED_VALIDATION
-    assert validated.status_reason.startswith("validation series: game 1: illegal_action: ")
+    assert validated.status_reason.startswith("watch: validation series: game 1: illegal_action: ")
     assert len(validated.status_reason) > len("validation series: game 1: illegal_action: ")
 
 
@@ -69,7 +69,7 @@ def test_a_bot_that_raises_at_import_fails_as_a_crash(
     validated = validate_version(version.pk)
 
     assert validated.status == Status.FAILED_VALIDATION
-    assert validated.status_reason.startswith("validation series: game 1: crash: ")
+    assert validated.status_reason.startswith("watch: validation series: game 1: crash: ")
     assert "exited with code 1" in validated.status_reason
 
 
@@ -125,3 +125,21 @@ def test_a_failed_submission_is_recorded_on_commit_too(
     version.refresh_from_db()
     assert version.status == Status.FAILED_VALIDATION
     assert "crash" in version.status_reason
+
+
+def test_a_watch_race_bot_is_validated_against_the_race_reference_bot(user: Any, artifact_dir: Path) -> None:
+    version = submitted(user, REPO / "bots" / "watch_race" / "packages" / "heuristic", bot="race-heuristic")
+    validated = validate_version(version.pk)
+    assert validated.status == Status.ACTIVE
+    assert validated.status_reason == "watch_race: passed the validation series (2 games against the reference bot)"
+
+
+def test_a_bot_of_both_games_must_pass_both(
+    user: Any, artifact_dir: Path, write_bot: Callable[..., Path], tmp_path: Path
+) -> None:
+    # Plays Watch (the greedy bot's code, which reads a Watch board) but says it plays the race too.
+    source = write_bot(main=(REPO / "bots" / "watch" / "packages" / "greedy" / "main.py").read_text())
+    (source / "bot.toml").write_text('name = "my-bot"\nentry = "main.py"\ngames = ["watch", "watch_race"]\n')
+    validated = validate_version(submitted(user, source).pk)
+    assert validated.status == Status.FAILED_VALIDATION
+    assert validated.status_reason.startswith("watch_race: validation series: game 1: ")

@@ -27,14 +27,12 @@ def test_it_plays_a_season_of_the_reference_bots_and_prints_the_leaderboard(sett
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
     out = StringIO()
     call_command("demo", "--rounds", "3", "--quiet", "--no-serve", stdout=out)
-    season = Season.objects.get()
+    season = Season.objects.get(game="watch")
     assert season.status == Season.Status.RUNNING
     assert Series.objects.filter(season=season, state=SeriesState.DONE).count() == 3
-    assert set(BotVersion.objects.values_list("bot__name", "status")) == {
-        ("greedy", "active"),
-        ("random", "active"),
-        ("solver", "active"),
-    }
+    assert set(
+        BotVersion.objects.filter(bot__name__in=["greedy", "random", "solver"]).values_list("bot__name", "status")
+    ) == {("greedy", "active"), ("random", "active"), ("solver", "active")}
     text = out.getvalue()
     assert f"{season.name}: 3 series played" in text
     board = text.split("series played\n")[1].strip().splitlines()
@@ -45,19 +43,43 @@ def test_it_plays_a_season_of_the_reference_bots_and_prints_the_leaderboard(sett
     assert "  game 1: " in text
     assert "  game 2: " in text
     assert "White totals" in text  # the score worked out step by step
-    assert "http://127.0.0.1:8000/admin/ (user admin, password " in text
+    assert "http://127.0.0.1:8000/ (staff: user admin, password " in text
     admin = get_user_model().objects.get(username="admin")
-    password = text.split("password ")[1].split(")")[0]
+    password = text.split("password ")[1].split(",")[0]
     assert admin.is_staff
     assert admin.check_password(password)
+
+
+def test_it_plays_a_race_season_of_four_player_series(settings, tmp_path: Path) -> None:
+    settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
+    out = StringIO()
+    call_command("demo", "--rounds", "2", "--quiet", "--no-serve", stdout=out)
+    season = Season.objects.get(game="watch_race")
+    assert (season.players_per_series, season.games_per_series) == (4, 4)
+    done = Series.objects.filter(season=season, state=SeriesState.DONE)
+    assert done.count() == 2
+    for series in done:
+        bots = list(series.seats.values_list("version__bot_id", flat=True))
+        assert len(bots) == len(set(bots)) == 4  # never two versions of one bot
+        assert len(series.result["games"]) == 4
+    race_bots = BotVersion.objects.filter(bot__name__startswith="race-", status="active")
+    assert sorted(race_bots.values_list("bot__owner__username", flat=True)) == [
+        f"demo-{name}-{n}" for name in ("heuristic", "random") for n in (1, 2, 3)
+    ]
+    text = out.getvalue()
+    assert f"{season.name}: 2 series played" in text
+    first = done.order_by("id").first()
+    assert f"Series {first.pk}: " in text
+    assert " starts; " in text
+    assert "swaps" in text
 
 
 def test_it_reuses_the_demo_bots_on_a_second_run(settings, tmp_path: Path) -> None:
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
-    assert BotVersion.objects.count() == 3
-    assert Season.objects.count() == 2
+    assert BotVersion.objects.count() == 3 + 6
+    assert Season.objects.count() == 4
     assert get_user_model().objects.filter(username="admin").count() == 1
 
 
@@ -96,5 +118,5 @@ def test_it_serves_the_populated_site_on_the_embedded_default(tmp_path: Path) ->
     finally:
         demo.terminate()
         output = demo.communicate(timeout=20)[0]
-    assert ": 2 series played" in output
+    assert output.count(": 2 series played") == 2  # the Watch season and the race season
     assert "Serving it until Ctrl-C." in output

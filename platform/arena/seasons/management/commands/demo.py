@@ -1,18 +1,20 @@
-"""``manage.py demo``: the README's main job, a ladder season of the reference bots on the embedded default.
+"""``manage.py demo``: the README's main job, a ladder season of each game's reference bots on the embedded default.
 
 Migrates the database (SQLite in var/ unless ARENA_DATABASE_URL says
-otherwise), registers every reference bot as a demo user's bot (each
-version validated in the sandbox), starts a season, plays rounds of series
+otherwise), registers every reference bot of every game as a demo user's bot
+(each version validated in the sandbox), starts a Watch season (two-player
+series) and a Watch race season (four-player series), plays rounds of series
 through the same matchmaker, Celery tasks, sandbox and rating code as
-production (tasks run in-process when no broker is configured), prints the
-leaderboard and one series game by game, and serves the populated site (the
-Django admin, for now) at http://127.0.0.1:8000/ until Ctrl-C.
+production (tasks run in-process when no broker is configured), prints each
+leaderboard and one series game by game, and serves the populated site at
+http://127.0.0.1:8000/ until Ctrl-C.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,31 @@ from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from engines.watch import format_points, name_players
 
-REFERENCE_PACKAGES = Path(__file__).resolve().parents[5] / "bots" / "watch" / "packages"
+BOTS = Path(__file__).resolve().parents[5] / "bots"
+
+
+@dataclass(frozen=True)
+class DemoLadder:
+    """One season of the demo: a game, its series shape, and how many demo owners enter each reference bot."""
+
+    game: str
+    title: str
+    players: int
+    games: int
+    owners_per_bot: int
+
+    @property
+    def packages(self) -> list[Path]:
+        return sorted((BOTS / self.game / "packages").iterdir())
+
+
+#: Watch: the three reference bots, two-player series of two games. Watch race: its two
+#: reference bots each entered by three demo users, so that four-player series (four games,
+#: each player starting one) never seat two versions of one bot.
+LADDERS = (
+    DemoLadder("watch", "Demo season", players=2, games=2, owners_per_bot=1),
+    DemoLadder("watch_race", "Demo race season", players=4, games=4, owners_per_bot=3),
+)
 
 
 def leaderboard_lines(season: Season) -> list[str]:
@@ -54,9 +80,11 @@ def leaderboard_lines(season: Season) -> list[str]:
 
 
 def series_lines(series: Series) -> list[str]:
-    """Return one series game by game and its score worked out the rulebook's way."""
+    """Return one series game by game and its score worked out the game's way."""
     names = [f"{seat.version.bot.name} v{seat.version.number}" for seat in series.seats.order_by("seat")]
     result = series.result
+    if result["game"] != "watch":
+        return multiplayer_series_lines(series.pk, names, result)
     lines = [f"Series {series.pk}: {names[0]} v {names[1]}"]
     for game in result["games"]:
         white, black = (names[p] for p in game["seats"])
@@ -71,6 +99,23 @@ def series_lines(series: Series) -> list[str]:
     lines += [f"  - {name_players(step, names)}" for step in score["steps"]]
     points = score["points"]
     lines.append(f"  {names[0]} {format_points(points[0])} – {format_points(points[1])} {names[1]}")
+    return lines
+
+
+def multiplayer_series_lines(series_id: int, names: list[str], result: dict[str, Any]) -> list[str]:
+    """Return a series of any number of seats game by game: who started, who won, the swaps, the points."""
+    lines = [f"Series {series_id}: {', '.join(names)}"]
+    for game in result["games"]:
+        winner = ", ".join(names[p] for p in game["winners"]) or "nobody"
+        swaps = sum(game["stats"][str(p)].get("swaps", 0) for p in range(len(names)))
+        lines.append(
+            f"  game {game['index'] + 1}: {names[game['seats'][0]]} starts; {winner} wins ({game['reason']}); "
+            f"{sum(a['seat'] is not None for a in game['actions'])} moves, {swaps} swaps"
+        )
+    score = result["score"]
+    lines += [f"  - {step}" for step in score["steps"]]
+    order = sorted(range(len(names)), key=lambda p: -score["points"][p])
+    lines.append("  " + ", ".join(f"{names[p]} {format_points(score['points'][p])}" for p in order))
     return lines
 
 
@@ -89,28 +134,32 @@ class Command(BaseCommand):
         if options["rounds"] <= 0 or options["slots"] <= 0:
             raise CommandError("--rounds and --slots must be positive")
         call_command("migrate", verbosity=0, interactive=False)
-        versions = self.register_reference_bots()
-        season = self.start_season(versions)
+        seasons = [self.start_season(ladder, self.register_reference_bots(ladder)) for ladder in LADDERS]
         rng = random.Random(options["seed"])
         progress = tqdm(
-            total=options["rounds"] * options["slots"], desc="series", unit="series", disable=options["quiet"]
+            total=options["rounds"] * options["slots"] * len(seasons),
+            desc="series",
+            unit="series",
+            disable=options["quiet"],
         )
         for _ in range(options["rounds"]):
-            played = schedule_round(season, options["slots"], rng=rng)  # runs in-process without a broker
-            progress.update(len(played))
+            for season in seasons:
+                played = schedule_round(season, options["slots"], rng=rng)  # runs in-process without a broker
+                progress.update(len(played))
         progress.close()
-        done = Series.objects.filter(season=season, state=SeriesState.DONE).order_by("id")
-        self.stdout.write(f"\n{season.name}: {done.count()} series played\n")
-        for line in leaderboard_lines(season):
-            self.stdout.write(line)
-        if done:
-            self.stdout.write("\n" + "\n".join(series_lines(done.first())))
+        for season in seasons:
+            done = Series.objects.filter(season=season, state=SeriesState.DONE).order_by("id")
+            self.stdout.write(f"\n{season.name}: {done.count()} series played\n")
+            for line in leaderboard_lines(season):
+                self.stdout.write(line)
+            if done:
+                self.stdout.write("\n" + "\n".join(series_lines(done.first())))
         password = self.demo_admin()
-        url = f"http://127.0.0.1:{options['port']}/admin/"
-        self.stdout.write(f"\nThe site: {url} (user admin, password {password})")
+        url = f"http://127.0.0.1:{options['port']}/"
+        self.stdout.write(f"\nThe site: {url} (staff: user admin, password {password}, admin at {url}admin/)")
         if not options["no_serve"]:
             self.stdout.write("Serving it until Ctrl-C.")
-            # insecure_serving: the admin's own CSS and scripts, on this local address only.
+            # insecure_serving: the site's own CSS and scripts, on this local address only.
             call_command("runserver", f"127.0.0.1:{options['port']}", use_reloader=False, insecure_serving=True)
 
     def demo_admin(self) -> str:
@@ -122,25 +171,34 @@ class Command(BaseCommand):
         user.save()
         return password
 
-    def register_reference_bots(self) -> list[BotVersion]:
+    def register_reference_bots(self, ladder: DemoLadder) -> list[BotVersion]:
+        """Return an active version of every reference bot of ``ladder``'s game, per demo owner; submit the missing."""
         users = get_user_model().objects
         versions = []
-        for package in sorted(REFERENCE_PACKAGES.iterdir()):
-            owner, _ = users.get_or_create(username=f"demo-{package.name}")
-            version = BotVersion.objects.filter(bot__owner=owner, bot__name=package.name, status="active").first()
-            if version is None:
-                with transaction.atomic():
-                    version = submit_version(owner, package.name, package)
-                version.refresh_from_db()
-                if version.status != BotVersion.Status.ACTIVE:
-                    raise CommandError(f"reference bot {package.name} did not validate: {version.status_reason}")
-            versions.append(version)
+        for package in ladder.packages:
+            for number in range(1, ladder.owners_per_bot + 1):
+                suffix = f"-{number}" if ladder.owners_per_bot > 1 else ""
+                owner, _ = users.get_or_create(username=f"demo-{package.name}{suffix}")
+                name = package.name if ladder.game == "watch" else f"race-{package.name}"
+                version = BotVersion.objects.filter(bot__owner=owner, bot__name=name, status="active").first()
+                if version is None:
+                    with transaction.atomic():
+                        version = submit_version(owner, name, package)
+                    version.refresh_from_db()
+                    if version.status != BotVersion.Status.ACTIVE:
+                        raise CommandError(f"reference bot {name} did not validate: {version.status_reason}")
+                versions.append(version)
         return versions
 
-    def start_season(self, versions: list[BotVersion]) -> Season:
-        number = Season.objects.filter(name__startswith="Demo season ").count() + 1
+    def start_season(self, ladder: DemoLadder, versions: list[BotVersion]) -> Season:
+        number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ").count() + 1
         stamp = timezone.now().strftime("%Y-%m-%d %H:%M")
-        season = Season.objects.create(name=f"Demo season {number} ({stamp})", game="watch", games_per_series=2)
+        season = Season.objects.create(
+            name=f"{ladder.title} {number} ({stamp})",
+            game=ladder.game,
+            games_per_series=ladder.games,
+            players_per_series=ladder.players,
+        )
         for version in versions:
             SeasonEntry.objects.create(season=season, version=version)
         season.transition(Season.Status.RUNNING)
