@@ -14,7 +14,7 @@ COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
 def test_it_has_every_service_of_the_stack() -> None:
-    assert set(COMPOSE["services"]) == {"postgres", "redis", "web", "platform-worker", "beat", "worker"}
+    assert set(COMPOSE["services"]) == {"postgres", "redis", "proxy", "web", "platform-worker", "beat", "worker"}
 
 
 def test_it_gives_match_workers_the_broker_and_nothing_secret() -> None:
@@ -36,3 +36,30 @@ def test_it_builds_every_service_from_the_projects_dockerfile() -> None:
     for name in ("web", "platform-worker", "beat", "worker"):
         build = COMPOSE["services"][name]["build"]
         assert (ROOT / build["context"] / build["dockerfile"]).exists()
+
+
+def test_web_runs_migrations_collects_static_files_and_then_gunicorn() -> None:
+    web = COMPOSE["services"]["web"]
+    script = web["command"][-1]
+    steps = [step.strip() for step in script.split("&&")]
+    assert steps[0] == "python manage.py migrate --noinput"
+    assert steps[1] == "python manage.py collectstatic --noinput"
+    assert steps[2].startswith("exec gunicorn arena.wsgi:application --bind 0.0.0.0:8000 --workers 3")
+    assert "runserver" not in script
+    assert "static:/app/var/static" in web["volumes"]  # STATIC_ROOT: var/static under the image's /app
+    assert "ports" not in web  # reached through the proxy only
+
+
+def test_the_proxy_serves_static_files_and_passes_the_rest_to_gunicorn() -> None:
+    proxy = COMPOSE["services"]["proxy"]
+    assert proxy["ports"] == ["8000:8000"]
+    assert "static:/srv/static:ro" in proxy["volumes"]
+    (config,) = proxy["configs"]
+    site = COMPOSE["configs"][config["source"]]["content"]
+    assert config["target"] == "/etc/nginx/conf.d/default.conf"
+    assert "location /static/ {\n    alias /srv/static/;" in site
+    assert "proxy_pass http://web:8000;" in site
+    # compose interpolates "$": nginx variables must be written "$$" to reach nginx intact.
+    assert "$$remote_addr" in site
+    assert "$remote_addr" not in site.replace("$$", "")
+    assert "client_max_body_size 21m;" in site  # bot archives go up to 20 MB

@@ -198,3 +198,52 @@ class SeasonEntry(models.Model):
             raise ValidationError(
                 {"version": f"{self.version} plays {', '.join(games)} (its bot.toml says), not {self.season.game}"}
             )
+
+
+class FrozenStandingError(ValueError):
+    """A final standing of a finished season was changed or deleted."""
+
+
+class FinalStanding(models.Model):
+    """A version's place in a finished season: the leaderboard as it stood when the season finished.
+
+    Written once, in the transaction that finishes the season
+    (:func:`arena.seasons.operations.finish_season`), from the season's rating
+    rows best conservative rating first, and never changed afterwards: a late
+    result that still reached the ratings cannot move a season's final table.
+    ``rank`` is 1 for the champion.
+    """
+
+    season = models.ForeignKey(Season, models.CASCADE, related_name="final_standings")
+    rank = models.PositiveIntegerField(help_text="1 for the best conservative rating")
+    version = models.ForeignKey(BotVersion, models.PROTECT, related_name="final_standings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # The same expression as Rating.conservative, computed by the database so it always matches μ and σ.
+    conservative = models.GeneratedField(
+        expression=F("mu") - 3 * F("sigma"), output_field=models.FloatField(), db_persist=True, help_text="μ − 3σ"
+    )
+    series_played = models.PositiveIntegerField()
+    won = models.PositiveIntegerField()
+    drawn = models.PositiveIntegerField()
+    lost = models.PositiveIntegerField()
+    series_points = models.DecimalField(max_digits=10, decimal_places=1, help_text="Watch series points, in halves")
+    game_wins = models.PositiveIntegerField()
+    provisional = models.BooleanField(help_text="had played too few series for its rating to mean much")
+
+    class Meta:
+        ordering = ("season", "rank")
+        constraints = (
+            models.UniqueConstraint(fields=["season", "rank"], name="final_standing_rank_unique"),
+            models.UniqueConstraint(fields=["season", "version"], name="final_standing_version_unique"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="final_standing_rank_positive"),
+            models.CheckConstraint(condition=Q(sigma__gt=0), name="final_standing_sigma_positive"),
+        )
+
+    def __str__(self) -> str:
+        return f"#{self.rank} in {self.season}: {self.version}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise FrozenStandingError(f"{self} is a final standing of a finished season and cannot change")
+        super().save(*args, **kwargs)

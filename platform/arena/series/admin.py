@@ -1,8 +1,14 @@
+"""Admin for series and their result log, with re-run and cancel actions (arena.seasons.operations)."""
+
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
+from arena.seasons import operations
+from arena.seasons.admin import apply_each, confirm_then_apply, operator_name
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat
 
 
@@ -25,12 +31,31 @@ class GameRecordInline(admin.TabularInline):
 
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
-    list_display = ("id", "season", "state", "attempts", "created", "started_at", "finished_at")
+    list_display = ("id", "season", "state", "attempts", "created", "started_at", "finished_at", "failure_reason")
     list_filter = ("state", "season")
     list_select_related = ("season",)
     search_fields = ("=id", "seats__version__bot__name")
     date_hierarchy = "created"
     inlines = (SeriesSeatInline, GameRecordInline)
+    actions = ("rerun", "cancel")
+
+    @admin.action(description="Re-run the selected failed or cancelled series (as new series)", permissions=["change"])
+    def rerun(self, request: HttpRequest, queryset: QuerySet[Series]) -> None:
+        apply_each(self, request, queryset, operations.rerun_series, "Queued again")
+
+    @admin.action(description="Cancel the selected queued or running series", permissions=["change"])
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Series]) -> TemplateResponse | None:
+        operator = operator_name(request)
+        return confirm_then_apply(
+            self,
+            request,
+            queryset,
+            title="Cancel series",
+            explanation="Cancelled series count for nobody; a result that arrives for one later is not recorded.",
+            done="Cancelled",
+            apply=lambda series, reason: operations.cancel_series(series, reason, operator),
+            ask_reason=True,
+        )
 
 
 @admin.register(SeriesResultLog)

@@ -1,7 +1,23 @@
-"""URL routes of arena.web."""
+"""URL routes of arena.web: the public pages, the accounts and the downloads."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.contrib.auth import views as auth_views
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from arena.web.views import accounts, bots, home, seasons, series
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", home.home, name="home"),
+    path("seasons/<int:season_id>/", seasons.season, name="season"),
+    path("bots/<int:bot_id>/", bots.bot, name="bot"),
+    path("bots/<int:bot_id>/versions/<int:number>/download/", bots.version_download, name="bot-version-download"),
+    path("series/<int:series_id>/", series.series, name="series"),
+    path("series/<int:series_id>/replay.json", series.series_replay, name="series-replay"),
+    path("series/<int:series_id>/log/<int:player>/", series.series_log, name="series-log"),
+    path("account/signup/", accounts.signup, name="signup"),
+    path("account/login/", accounts.login_view, name="login"),
+    path("account/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/bots/", accounts.my_bots, name="my-bots"),
+    path("account/upload/", accounts.upload, name="upload"),
+]

@@ -1,0 +1,70 @@
+"""``manage.py arena_status``: the pipeline at a glance, for operators (``--json`` for scripts and monitoring)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from arena.seasons.status import collect_status, format_duration
+
+
+def status_lines(status: dict[str, Any]) -> list[str]:
+    """Return the status as text lines, one topic per block."""
+    lines = [f"Watch Arena status at {status['at']}", f"broker: {status['broker']}"]
+    queues = status["queues"]
+    if "error" in queues or "note" in queues:
+        lines.append(f"queues: {queues.get('error') or queues['note']}")
+    else:
+        lines.append("queues: " + ", ".join(f"{name} {depth} waiting" for name, depth in queues.items()))
+    workers = status["workers"]
+    if "note" in workers or "error" in workers:
+        lines.append(f"workers: {workers.get('error') or workers['note']}")
+    else:
+        lines.append(f"workers: {len(workers['workers'])} answered")
+        lines += [f"  {w['name']}: {', '.join(w['queues']) or 'no queues'}" for w in workers["workers"]]
+    rate = status["throughput"]
+    lines.append(
+        f"series per minute: {rate['last_5_minutes']:.2f} (last 5 min), {rate['last_60_minutes']:.2f} (last 60 min)"
+    )
+    oldest = status["oldest_outstanding"]
+    if oldest is None:
+        lines.append("oldest queued/running series: none")
+    else:
+        overdue = " OVERDUE" if oldest["overdue"] else ""
+        lines.append(
+            f"oldest queued/running series: {oldest['id']} ({oldest['state']}, {oldest['season']}), "
+            f"age {format_duration(oldest['age_seconds'])}, deadline {oldest['deadline'] or '-'}{overdue}, "
+            f"attempts {oldest['attempts']}"
+        )
+    failed = status["failed_last_day"]
+    lines.append(f"failed series in the last day: {failed['count']}")
+    lines += [f"  {f['id']} ({f['season']}, {f['failed_at']}): {f['reason']}" for f in failed["latest"]]
+    waiting = status["awaiting_validation"]
+    lines.append(
+        f"versions awaiting validation: {waiting['count']}"
+        + (f", oldest waiting {format_duration(waiting['oldest_seconds'])}" if waiting["count"] else "")
+    )
+    seasons = status["running_seasons"]
+    lines.append(f"running seasons: {len(seasons)}")
+    lines += [
+        f"  {s['name']} ({s['game']}): {s['entries']} entries, {s['series_done']} series done, "
+        f"{s['series_queued']} queued, {s['series_running']} running"
+        for s in seasons
+    ]
+    return lines
+
+
+class Command(BaseCommand):
+    help = "Show queue depths, throughput, workers, stuck and failed series, validations and running seasons."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        status = collect_status()
+        if options["json"]:
+            self.stdout.write(json.dumps(status, indent=2))
+        else:
+            self.stdout.write("\n".join(status_lines(status)))

@@ -1,0 +1,86 @@
+"""A bot's page (versions, rating charts, recent series, head-to-head) and its archive download."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from arena.bots.artifacts import archive_path
+from arena.bots.models import Bot, BotVersion
+from arena.ratings.models import Rating, RatingHistory
+from arena.seasons.models import Season
+from arena.series.models import SeriesSeat
+from arena.web.access import owns_or_staff
+from arena.web.charts import RatingPoint, rating_chart
+from arena.web.headtohead import head_to_head
+from arena.web.paging import page_of
+from arena.web.views.home import seats_prefetch
+
+SERIES_PER_PAGE = 20
+
+
+def charts(bot: Bot) -> list[dict[str, object]]:
+    """Return one rating chart per season the bot's versions played, newest season first."""
+    history: dict[int, list[RatingPoint]] = defaultdict(list)
+    for season_id, recorded_at, mu, sigma, number in (
+        RatingHistory.objects.filter(version__bot=bot)
+        .order_by("recorded_at", "id")
+        .values_list("season_id", "recorded_at", "mu", "sigma", "version__number")
+    ):
+        history[season_id].append(RatingPoint(recorded_at, mu, sigma, number))
+    seasons = Season.objects.filter(pk__in=history).order_by("-created")
+    return [{"season": season, "chart": rating_chart(history[season.pk])} for season in seasons]
+
+
+def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Show a bot: versions and status, rating per season, recent series (?page=), record against each opponent."""
+    the_bot = get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
+    private = owns_or_staff(request.user, the_bot)
+    versions = list(the_bot.versions.order_by("-number"))
+    ratings = (
+        Rating.objects.filter(version__bot=the_bot)
+        .select_related("season", "version")
+        .order_by("-season__created", "-version__number")
+    )
+    seats = (
+        SeriesSeat.objects.filter(version__bot=the_bot)
+        .select_related("series__season", "version")
+        .prefetch_related(Prefetch("series__seats", queryset=seats_prefetch().queryset))
+        .order_by("-series__created", "-series_id")
+    )
+    page, page_notice = page_of(request, seats, SERIES_PER_PAGE)
+    return render(
+        request,
+        "web/bot.html",
+        {
+            "bot": the_bot,
+            "private": private,
+            "versions": versions,
+            "ratings": list(ratings),
+            "charts": charts(the_bot),
+            "page": page,
+            "notices": [page_notice] if page_notice else [],
+            "head_to_head": head_to_head(the_bot),
+        },
+    )
+
+
+@login_required
+def version_download(request: HttpRequest, bot_id: int, number: int) -> FileResponse:
+    """Send a version's archive to its owner or staff; anybody else gets a 403."""
+    version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), bot_id=bot_id, number=number)
+    if not owns_or_staff(request.user, version.bot):
+        raise PermissionDenied("Only the bot's owner and staff can download its archives.")
+    path = archive_path(version.archive_sha256, version.archive_format)
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise Http404(f"The archive of {version} is missing from the artifact store; ask an operator.") from None
+    return FileResponse(
+        handle, as_attachment=True, filename=f"{version.bot.name}-v{version.number}.{version.archive_format}"
+    )

@@ -1,0 +1,143 @@
+"""The season leaderboard: sortable, paginated, fast on tens of thousands of ratings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import F, Window
+from django.db.models.functions import Rank, RowNumber
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from arena.ratings.models import Rating, RatingHistory
+from arena.seasons.models import Season
+from arena.web.paging import page_of
+from arena.web.views.home import game_titles
+
+PER_PAGE = 50
+#: The trend is the change of μ − 3σ over a version's last this-many rating rows.
+TREND_ROWS = 5
+
+
+@dataclass(frozen=True)
+class Column:
+    """A sortable leaderboard column: its ?sort= key, heading, and the ordering it sorts by (best first)."""
+
+    key: str
+    heading: str
+    ordering: tuple[str, ...]
+
+
+#: The whitelist of ?sort= values; "-key" reverses a column.
+COLUMNS = (
+    Column("rating", "μ − 3σ", ("-conservative",)),
+    Column("bot", "Bot", ("version__bot__name", "version__number")),
+    Column("owner", "Owner", ("version__bot__owner__username",)),
+    Column("mu", "μ", ("-mu",)),
+    Column("sigma", "σ", ("sigma",)),
+    Column("played", "Series", ("-series_played",)),
+    Column("won", "Won", ("-won",)),
+    Column("drawn", "Drawn", ("-drawn",)),
+    Column("lost", "Lost", ("-lost",)),
+    Column("points", "Points", ("-series_points",)),
+    Column("game_wins", "Game wins", ("-game_wins",)),
+)
+SORTS = {column.key: column for column in COLUMNS}
+DEFAULT_SORT = "rating"
+
+
+def flip(field: str) -> str:
+    """Return an ordering term reversed."""
+    return field[1:] if field.startswith("-") else f"-{field}"
+
+
+def parse_sort(raw: str) -> tuple[str, tuple[str, ...], str | None]:
+    """Return the ?sort= value to use, its ordering, and a notice when ``raw`` was not one of the columns."""
+    key = raw.removeprefix("-")
+    column = SORTS.get(key)
+    if column is None:
+        shown = raw if len(raw) <= 30 else raw[:30] + "…"
+        choices = ", ".join(SORTS)
+        return (
+            DEFAULT_SORT,
+            SORTS[DEFAULT_SORT].ordering,
+            f"Cannot sort by “{shown}”; sorted by rating (μ − 3σ). Columns: {choices}.",
+        )
+    ordering = column.ordering if not raw.startswith("-") else tuple(flip(f) for f in column.ordering)
+    return raw, ordering, None
+
+
+def aria_sort(column: Column, sort: str) -> str | None:
+    """Return the aria-sort value of a column header under ``sort``, None when the column is not the sort key."""
+    if sort.removeprefix("-") != column.key:
+        return None
+    descending = column.ordering[0].startswith("-")
+    return "descending" if descending != sort.startswith("-") else "ascending"
+
+
+def trends(season: Season, version_ids: list[int]) -> dict[int, float]:
+    """Return each version's change of μ − 3σ over its last TREND_ROWS rating rows, in one query.
+
+    A version with a single row (only its seed) has no trend and is left out.
+    """
+    recent = (
+        RatingHistory.objects.filter(season=season, version_id__in=version_ids)
+        .annotate(
+            newest=Window(
+                RowNumber(), partition_by=[F("version_id")], order_by=[F("recorded_at").desc(), F("id").desc()]
+            )
+        )
+        .filter(newest__lte=TREND_ROWS)
+        .values_list("version_id", "newest", "conservative")
+    )
+    rows: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for version_id, newest, conservative in recent:
+        rows[version_id].append((newest, conservative))
+    out = {}
+    for version_id, values in rows.items():
+        if len(values) > 1:
+            values.sort()
+            out[version_id] = values[0][1] - values[-1][1]
+    return out
+
+
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """Show the leaderboard of a season, sorted by ?sort= (a column key, "-" reverses), ?page= of PER_PAGE rows."""
+    the_season = get_object_or_404(Season, pk=season_id)
+    sort, ordering, sort_notice = parse_sort(request.GET.get("sort", DEFAULT_SORT))
+    ratings = (
+        Rating.objects.filter(season=the_season)
+        .select_related("version__bot__owner")
+        # The leaderboard position, whatever the page is sorted by; ties on μ − 3σ share it.
+        .annotate(rank=Window(Rank(), order_by=[F("conservative").desc()]))
+        .order_by(*ordering, "-conservative", "pk")
+    )
+    page, page_notice = page_of(request, ratings, PER_PAGE)
+    rows = list(page.object_list)
+    changes = trends(the_season, [row.version_id for row in rows])
+    for row in rows:
+        row.trend = changes.get(row.version_id)
+    headers = [
+        {
+            "key": column.key,
+            "heading": column.heading,
+            "next": f"-{column.key}" if sort == column.key else column.key,
+            "aria_sort": aria_sort(column, sort),
+        }
+        for column in COLUMNS
+    ]
+    return render(
+        request,
+        "web/season.html",
+        {
+            "season": the_season,
+            "game_title": game_titles().get(the_season.game, the_season.game),
+            "page": page,
+            "rows": rows,
+            "headers": {header["key"]: header for header in headers},
+            "sort": sort,
+            "notices": [n for n in (sort_notice, page_notice) if n],
+            "trend_rows": TREND_ROWS,
+        },
+    )

@@ -1,0 +1,164 @@
+"""A series page (seats, games, forfeits, the score step by step, replays), its replay download and logs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from arena.series.models import Series, SeriesSeat
+from arena.web import replays
+from arena.web.access import owns_or_staff, public_document
+from arena.web.views.home import game_titles
+
+
+def seat_name(seat: SeriesSeat) -> str:
+    """Return how a seat's player is named on the page: "bot v3"."""
+    return f"{seat.version.bot.name} v{seat.version.number}"
+
+
+def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Return one game of a result document as the page shows it: seats, moves, forfeit, moves list, frames."""
+    game_name = document["game"]
+    seats = game.get("seats", [])
+    stats = game.get("stats", {})
+    winners = set(game.get("winners") or [])
+    rows = [
+        {
+            "label": replays.seat_label(game_name, seat),
+            "player": player,
+            "name": names[player] if player < len(names) else f"player {player}",
+            "moves": stats.get(str(player), {}).get("moves"),
+            "won": player in winners,
+        }
+        for seat, player in enumerate(seats)
+    ]
+    forfeit = game.get("forfeit")
+    if forfeit is not None:
+        forfeit = {**forfeit, "name": names[forfeit["player"]] if forfeit["player"] < len(names) else ""}
+    actions = game.get("actions", [])
+    viewer: dict[str, Any] = {"frames": None, "error": None, "script_id": f"replay-{game['index'] + 1}"}
+    seed = document.get("seed")
+    try:
+        viewer["frames"] = replays.frames_for(
+            game_name,
+            document.get("config") or {},
+            None if seed is None else seed * 1000 + game["index"],  # as workers/referee.py seeds game ``index``
+            len(seats),
+            [action["action"] for action in actions],
+        )
+    except (replays.ReplayError, KeyError, TypeError, ValueError) as exc:
+        viewer["error"] = str(exc)
+    if viewer["frames"] is not None:
+        viewer["data"] = {
+            "game": game_name,
+            "board": replays.board_for(game_name, document.get("config") or {}),
+            "players": [row["name"] for row in rows],
+            "seat_labels": [row["label"] for row in rows],
+            "frames": viewer["frames"],
+            "moves": [action["notation"] for action in actions],
+            "ending": None if forfeit is None else f"{forfeit['name']} forfeited ({forfeit['reason']})",
+        }
+    return {
+        "index": game["index"],
+        "number": game["index"] + 1,
+        "rows": rows,
+        "winners": [row["name"] for row in rows if row["won"]],
+        "reason": game.get("reason", ""),
+        "forfeit": forfeit,
+        "actions": actions,
+        "viewer": viewer,
+    }
+
+
+def score_view(document: dict[str, Any], names: list[str]) -> dict[str, Any] | None:
+    """Return the series score with its steps in players' names, and per-player totals when the game has them."""
+    score = document.get("score")
+    if not score:
+        return None
+    game_name = document["game"]
+    players = []
+    for index, name in enumerate(names):
+        players.append(
+            {
+                "name": name,
+                "points": _at(score.get("points"), index),
+                "game_wins": _at(score.get("game_wins"), index),
+                "white_total": _at(score.get("white_totals"), index),
+                "black_total": _at(score.get("black_totals"), index),
+            }
+        )
+    return {
+        "players": players,
+        "has_colour_totals": "white_totals" in score and "black_totals" in score,
+        "steps": [replays.name_step(game_name, step, names) for step in score.get("steps", [])],
+        "winner": None if score.get("winner") is None else names[score["winner"]],
+    }
+
+
+def _at(values: list[Any] | None, index: int) -> Any:
+    return values[index] if values is not None and index < len(values) else None
+
+
+def series(request: HttpRequest, series_id: int) -> HttpResponse:
+    """Show a series: its seats and versions, state, every game with moves and forfeits, the score, the replays."""
+    the_series = get_object_or_404(Series.objects.select_related("season"), pk=series_id)
+    seats = list(the_series.seats.select_related("version__bot__owner").order_by("seat"))
+    names = [seat_name(seat) for seat in seats]
+    document = the_series.result
+    games = score = None
+    logs = []
+    if document is not None:
+        games = [game_view(document, game, names) for game in document.get("games", [])]
+        score = score_view(document, names)
+        logged = {entry.get("player") for entry in document.get("stderr", [])}
+        logs = [seat for seat in seats if seat.seat in logged and owns_or_staff(request.user, seat.version.bot)]
+    return render(
+        request,
+        "web/series.html",
+        {
+            "series": the_series,
+            "game_title": game_titles().get(the_series.season.game, the_series.season.game),
+            "seats": seats,
+            "document": document,
+            "games": games,
+            "score": score,
+            "logs": logs,
+            "has_viewer": replays.has_frames(the_series.season.game),
+        },
+    )
+
+
+def series_replay(request: HttpRequest, series_id: int) -> HttpResponse:
+    """Send the recorded result document as a JSON download, without the bots' stderr."""
+    the_series = get_object_or_404(Series, pk=series_id)
+    document = the_series.result
+    if document is None:
+        raise Http404(f"Series {series_id} has no recorded result yet (it is {the_series.state}); try when it is done.")
+    response = HttpResponse(
+        json.dumps(public_document(document), ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="series-{the_series.pk}.json"'
+    return response
+
+
+@login_required
+def series_log(request: HttpRequest, series_id: int, player: int) -> HttpResponse:
+    """Show what one seat's bot wrote to stderr: only to that bot's owner and staff."""
+    the_series = get_object_or_404(Series, pk=series_id)
+    seat = get_object_or_404(SeriesSeat.objects.select_related("version__bot__owner"), series=the_series, seat=player)
+    if not owns_or_staff(request.user, seat.version.bot):
+        raise PermissionDenied("Only the owner of this seat's bot and staff can read its log.")
+    document = the_series.result
+    entry = None
+    if document is not None:
+        entry = next((e for e in document.get("stderr", []) if e.get("player") == player), None)
+    return render(
+        request,
+        "web/series_log.html",
+        {"series": the_series, "seat": seat, "name": seat_name(seat), "entry": entry, "document": document},
+    )
