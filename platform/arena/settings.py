@@ -185,6 +185,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+# Behind a proxy (compose's nginx), the client's address is in a header the proxy sets:
+# ARENA_CLIENT_IP_HEADER=HTTP_X_REAL_IP; directly exposed, REMOTE_ADDR (the default).
+RATELIMIT_IP_META_KEY = os.getenv("ARENA_CLIENT_IP_HEADER", "REMOTE_ADDR")
+REST_FRAMEWORK["NUM_PROXIES"] = envint("ARENA_PROXIES", "0")
 # Rate limits of the web forms (django-ratelimit), per client address.
 ARENA_LOGIN_RATE = os.getenv("ARENA_LOGIN_RATE", "10/m")
 ARENA_WEB_UPLOAD_RATE = os.getenv("ARENA_WEB_UPLOAD_RATE", "20/h")
@@ -209,4 +213,6 @@ CELERY_BEAT_SCHEDULE = {
         "kwargs": {"slots_per_season": ARENA_MATCHMAKER_SLOTS},
     },
     "sweep-overdue-series": {"task": "arena.sweep_overdue_series", "schedule": 60},
+    "apply-pending-results": {"task": "arena.apply_pending_results", "schedule": 30},
+    "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
 }

@@ -1,6 +1,8 @@
-"""Platform-queue task: the validation series of a newly submitted version (arena.bots.validation)."""
+"""Platform-queue tasks: a new version's validation series (arena.bots.validation); the beat retries lost ones."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from celery import shared_task
 
@@ -20,3 +22,20 @@ def validate_version_task(version_id: int) -> str:
     from arena.bots.validation import validate_version
 
     return validate_version(version_id).status
+
+
+@shared_task(name="arena.revalidate_stale")
+def revalidate_stale_task(older_than_s: int = 600, limit: int = 50) -> list[int]:
+    """Start the validation again of versions still validating ``older_than_s`` after upload; return their ids.
+
+    The upload starts a validation once, on commit; if the broker was down then,
+    or the task gave up after its retries, the version would wait for ever.
+    A validation that is merely slow is harmless to start twice: the second run
+    finds the verdict recorded and plays nothing.
+    """
+    from arena.bots.submissions import versions_awaiting_validation
+
+    stale = list(versions_awaiting_validation(timedelta(seconds=older_than_s)).values_list("pk", flat=True)[:limit])
+    for version_id in stale:
+        validate_version_task.delay(version_id)
+    return stale

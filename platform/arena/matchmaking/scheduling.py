@@ -134,11 +134,13 @@ def sweep_overdue(now: Any = None) -> tuple[int, int]:
             series.attempts += 1
             if series.attempts >= MAX_ATTEMPTS:
                 series.state = SeriesState.FAILED
+                series.finished_at = now
+                series.failure_reason = f"not done after {series.attempts} attempts (a {SERIES_DEADLINE} deadline each)"
                 failed += 1
             else:
                 series.state = SeriesState.QUEUED
                 series.deadline = now + SERIES_DEADLINE
                 requeued += 1
                 transaction.on_commit(lambda series=series: enqueue(series))
-            series.save(update_fields=["state", "attempts", "deadline"])
+            series.save(update_fields=["state", "attempts", "deadline", "finished_at", "failure_reason"])
     return requeued, failed

@@ -33,3 +33,11 @@ def sweep_overdue_series_task() -> list[int]:
     from arena.matchmaking.scheduling import sweep_overdue
 
     return list(sweep_overdue())
+
+
+@shared_task(name="arena.apply_pending_results")
+def apply_pending_results_task() -> int:
+    """Apply every season's waiting results (a delivery that died between its insert and its apply)."""
+    from arena.series.recording import apply_all_pending
+
+    return apply_all_pending()

@@ -120,6 +120,8 @@ def test_the_sweeper_requeues_an_overdue_series_then_fails_it(season: Season) ->
     assert sweep_overdue(now=later) == (0, 1)
     stuck.refresh_from_db()
     assert stuck.state == SeriesState.FAILED
+    assert stuck.finished_at == later
+    assert stuck.failure_reason == f"not done after {MAX_ATTEMPTS} attempts (a 0:30:00 deadline each)"
 
 
 def test_a_paused_season_gets_no_new_series(season: Season, django_capture_on_commit_callbacks) -> None:

@@ -243,3 +243,14 @@ def test_forfeits_are_counted_on_the_rating_row(running: Season, field: list[Bot
     rows = {r.version_id: r for r in Rating.objects.filter(season=running)}
     assert (rows[field[0].pk].forfeits, rows[field[0].pk].series_played) == (2, 3)
     assert rows[field[1].pk].forfeits == 0
+
+
+def test_the_beat_applies_results_a_dead_delivery_left_in_the_inbox(running: Season, field: list[BotVersion]) -> None:
+    from arena.series.tasks import apply_pending_results_task
+
+    series = new_series(running, field[:2])
+    PendingResult.objects.create(series=series, season=running, result=document(field[:2], [2.0, 0.0]))
+    assert apply_pending_results_task() == 1
+    series.refresh_from_db()
+    assert series.state == SeriesState.DONE
+    assert apply_pending_results_task() == 0
