@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 import engines
 from engines.watch import format_points, name_players
+from workers import apiclient
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
@@ -196,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="series per pair of bots (default 1; who starts as White alternates by round)",
     )
     roundrobin.add_argument("--quiet", action="store_true", help="no progress bar")
+    apiclient.add_commands(commands)  # upload, status: the platform's API (workers/apiclient.py)
     return parser
 
 
@@ -661,6 +663,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage and the error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if getattr(args, "api_command", None) is not None:
+        return apiclient.run(args, sys.stdout, sys.stderr)
     if args.no_sandbox:
         sys.stderr.write(NO_SANDBOX_WARNING)
     command = command_play if args.command == "play" else command_roundrobin

@@ -1,0 +1,157 @@
+"""Games, seasons and season leaderboards: the public catalogue, read-only for everyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, viewsets
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import engines
+from arena.api.filters import ArenaPagination, choice_filter, choice_param
+from arena.api.schema import ArenaAutoSchema
+from arena.api.serializers import GameSerializer, LeaderboardRowSerializer, SeasonSerializer
+from arena.ratings.models import Rating
+from arena.seasons.models import Season, SeasonStatus
+
+#: The leaderboard's sort keys (``?ordering=key`` or ``-key``) and the columns they sort by.
+LEADERBOARD_ORDERINGS: dict[str, tuple[str, ...]] = {
+    "rank": ("rank",),
+    "conservative": ("conservative", "rank"),
+    "mu": ("mu", "rank"),
+    "sigma": ("sigma", "rank"),
+    "series_played": ("series_played", "rank"),
+    "won": ("won", "rank"),
+    "drawn": ("drawn", "rank"),
+    "lost": ("lost", "rank"),
+    "series_points": ("series_points", "rank"),
+    "game_wins": ("game_wins", "rank"),
+    "bot": ("version__bot__name", "version__number"),
+    "owner": ("version__bot__owner__username", "version__bot__name", "version__number"),
+}
+ORDERING_CHOICES = [choice for key in LEADERBOARD_ORDERINGS for choice in (key, f"-{key}")]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="The games this arena runs"),
+    retrieve=extend_schema(summary="One game", parameters=[OpenApiParameter("name", OpenApiTypes.STR, "path")]),
+)
+class GameViewSet(viewsets.ViewSet):
+    """The registered games (engines.names()) with what each engine declares about itself."""
+
+    schema = ArenaAutoSchema()
+
+    lookup_field = "name"
+    lookup_value_regex = r"[A-Za-z0-9_-]+"
+    serializer_class = GameSerializer
+
+    def list(self, request: Request) -> Response:
+        infos = [engines.get(name).info for name in engines.names()]
+        return Response(GameSerializer(infos, many=True).data)
+
+    def retrieve(self, request: Request, name: str) -> Response:
+        if name not in engines.names():
+            raise NotFound(f"no game {name!r}; this arena runs {', '.join(engines.names())}")
+        return Response(GameSerializer(engines.get(name).info).data)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Seasons, newest first",
+        parameters=[
+            OpenApiParameter("game", OpenApiTypes.STR, description="only this game's seasons (see /api/games/)"),
+            choice_filter("status", SeasonStatus.values, "only seasons in this status"),
+        ],
+    ),
+    retrieve=extend_schema(summary="One season"),
+)
+class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
+    """Ladder seasons: a game under fixed rules, time control and series format."""
+
+    schema = ArenaAutoSchema()
+
+    serializer_class = SeasonSerializer
+    pagination_class = ArenaPagination
+    lookup_value_regex = r"[0-9]+"
+
+    def get_queryset(self) -> QuerySet[Season]:
+        seasons = Season.objects.order_by("-created", "-id")
+        if self.action != "list":
+            return seasons
+        game = self.request.query_params.get("game")
+        if game:
+            if game not in engines.names():
+                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {game!r}"]})
+            seasons = seasons.filter(game=game)
+        status = choice_param(self.request, "status", SeasonStatus.values)
+        if status:
+            seasons = seasons.filter(status=status)
+        return seasons
+
+
+@extend_schema(
+    summary="A season's leaderboard",
+    description="Every rated version of the season, ranked by the conservative rating μ − 3σ (then μ). "
+    "`rank` is that ranking whatever `ordering` sorts the page by.",
+    parameters=[
+        OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the season's id"),
+        OpenApiParameter(
+            "ordering", OpenApiTypes.STR, enum=ORDERING_CHOICES, description="sort key; '-' for descending"
+        ),
+    ],
+)
+class LeaderboardView(generics.ListAPIView):
+    """A season's ratings as leaderboard rows: one query for the page, one to count."""
+
+    schema = ArenaAutoSchema()
+
+    serializer_class = LeaderboardRowSerializer
+    pagination_class = ArenaPagination
+
+    def get_queryset(self) -> QuerySet[Rating]:
+        ordering = self.request.query_params.get("ordering") or "rank"
+        descending = ordering.startswith("-")
+        columns = LEADERBOARD_ORDERINGS.get(ordering.removeprefix("-"))
+        if columns is None:
+            raise ValidationError({"ordering": [f"must be one of {', '.join(ORDERING_CHOICES)}, not {ordering!r}"]})
+        rank = Window(RowNumber(), order_by=[F("conservative").desc(), F("mu").desc(), F("version_id").asc()])
+        rows = (
+            Rating.objects.filter(season_id=self.kwargs["id"])
+            .select_related("version__bot__owner")
+            .only(*LEADERBOARD_COLUMNS)
+            .annotate(rank=rank)
+        )
+        order = [F(column).desc() if descending else F(column).asc() for column in columns]
+        return rows.order_by(*order, "version_id")
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().list(request, *args, **kwargs)
+        if not response.data["count"] and not Season.objects.filter(pk=self.kwargs["id"]).exists():
+            raise Http404  # checked only for an empty board: a season with ratings exists
+        return response
+
+
+#: The columns a leaderboard row reads; nothing else is fetched.
+LEADERBOARD_COLUMNS = (
+    "version_id",
+    "mu",
+    "sigma",
+    "conservative",
+    "provisional",
+    "series_played",
+    "won",
+    "drawn",
+    "lost",
+    "series_points",
+    "game_wins",
+    "version__number",
+    "version__bot__name",
+    "version__bot__owner__username",
+)
