@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, include, path
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("api/", include("arena.api.urls")),
+    path("account/tokens/", include("arena.api.account_urls")),
     path("", include("arena.seasons.urls")),
     path("", include("arena.web.urls")),
 ]

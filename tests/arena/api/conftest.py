@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.urls import NoReverseMatch, include, path, reverse
 from rest_framework.test import APIClient
 
 REPO = Path(__file__).resolve().parents[3]
@@ -25,30 +23,6 @@ def fresh_throttles() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def token_page_routed(settings: Any) -> None:
-    """Route /account/tokens/ as arena.urls is asked to (see docs/api.md) when it does not yet.
-
-    arena/urls.py belongs to the lead; until it has
-    ``path("account/tokens/", include("arena.api.account_urls"))`` the tests
-    serve the same include in front of the site's own routes. Once it is
-    there this fixture changes nothing.
-    """
-    try:
-        reverse("api-tokens")
-        return
-    except NoReverseMatch:
-        pass
-    import arena.urls
-
-    urls = types.ModuleType("arena_urls_with_token_page")
-    urls.urlpatterns = [  # type: ignore[attr-defined]
-        path("account/tokens/", include("arena.api.account_urls")),
-        *arena.urls.urlpatterns,
-    ]
-    settings.ROOT_URLCONF = urls
 
 
 @pytest.fixture

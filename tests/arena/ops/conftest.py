@@ -1,14 +1,12 @@
-"""Fixtures of the operators' tests: logged-in clients, a two-bot season, result documents, the /ops/ urlconf."""
+"""Fixtures of the operators' tests: logged-in clients, a two-bot season, result documents."""
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import include, path
 
 from arena.bots.models import BotVersion
 from arena.seasons.models import Season, SeasonEntry
@@ -19,16 +17,6 @@ from arena.series.models import Series, SeriesState
 def fast_password_hashing(settings: Any) -> None:
     """Logging in hashes a password; the production hasher takes half a second each time."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def ops_urls(settings: Any) -> None:
-    """The site's urlconf with arena.seasons.urls (the /ops/ page) included, whether or not arena.urls has it yet."""
-    import arena.urls
-
-    module = types.ModuleType("ops_test_urls")
-    module.urlpatterns = [path("", include("arena.seasons.urls")), *arena.urls.urlpatterns]  # type: ignore[attr-defined]
-    settings.ROOT_URLCONF = module
 
 
 @pytest.fixture

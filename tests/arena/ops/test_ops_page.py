@@ -15,7 +15,7 @@ from django.utils import timezone
 from arena.bots.models import BotVersion
 from arena.series.models import Series, SeriesState
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ops_urls")]
+pytestmark = pytest.mark.django_db
 
 
 def test_staff_see_queues_throughput_stuck_and_failed_series_and_seasons(
