@@ -25,12 +25,13 @@ rating order and :func:`recompute_season` replays it to the same numbers.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -82,16 +83,33 @@ def record_series_result(series_id: int, document: dict[str, Any]) -> bool:
     the inbox from an earlier delivery) or was cancelled, True when this
     delivery brought it. Raise ``Series.DoesNotExist`` for an unknown series.
     """
-    season_id, state = Series.objects.values_list("season_id", "state").get(pk=series_id)
-    if state in (SeriesState.DONE, SeriesState.CANCELLED):
+    season_id = _deliver(series_id, document)
+    if season_id is None:
+        if not Series.objects.filter(pk=series_id).exists():
+            raise Series.DoesNotExist(f"there is no series {series_id}")
         return False
-    try:
-        with transaction.atomic():
-            PendingResult.objects.create(series_id=series_id, season_id=season_id, result=document)
-    except IntegrityError:
-        return False  # delivered before and not applied yet: the inbox has it
     apply_pending(season_id)
     return True
+
+
+def _deliver(series_id: int, document: dict[str, Any]) -> int | None:
+    """Put the result in its season's inbox in one statement; return the season, or None if it was not taken.
+
+    Not taken: the series is done or cancelled, or the inbox has its result
+    already (the unique series), or there is no such series. Outside a
+    transaction the insert commits at once.
+    """
+    value = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
+    sql = (
+        f"INSERT INTO {PendingResult._meta.db_table} (series_id, season_id, result, received_at) "
+        f"SELECT id, season_id, {value}, %s FROM {Series._meta.db_table} WHERE id = %s AND state NOT IN (%s, %s) "
+        "ON CONFLICT (series_id) DO NOTHING RETURNING season_id"
+    )
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [json.dumps(document), now, series_id, SeriesState.DONE, SeriesState.CANCELLED])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def apply_pending(season_id: int) -> int:
@@ -102,13 +120,25 @@ def apply_pending(season_id: int) -> int:
             locked = _season_lock(season_id)
             if locked is None:
                 return applied  # the holder of the lock applies ours after its own commit
-            rows = PendingResult.objects.filter(season_id=season_id).order_by("id")[:BATCH_SIZE]
-            batch = list(rows.values_list("pk", "series_id", "result"))
-            if not batch:
-                return applied
-            applied += _apply_batch(locked, [(series_id, result) for _, series_id, result in batch])
-            PendingResult.objects.filter(pk__in=[pk for pk, _, _ in batch]).delete()
-        # Committed: anything delivered while we held the lock is in the inbox now; go round again.
+            batch = _take_pending(season_id)
+            if batch:
+                applied += _apply_batch(locked, batch)
+        # Committed. Anything delivered while we held the lock is in the inbox now: go round again.
+        if not PendingResult.objects.filter(season_id=season_id).exists():
+            return applied
+
+
+def _take_pending(season_id: int) -> list[tuple[int, dict[str, Any]]]:
+    """Delete and return the season's oldest pending results, at most BATCH_SIZE, as ``(series id, document)``."""
+    table = PendingResult._meta.db_table
+    sql = (
+        f"DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE season_id = %s ORDER BY id LIMIT %s) "
+        "RETURNING id, series_id, result"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [season_id, BATCH_SIZE])
+        rows = sorted(cursor.fetchall())  # RETURNING keeps no order: delivery order is the id's
+    return [(series_id, json.loads(result) if isinstance(result, str) else result) for _, series_id, result in rows]
 
 
 def _season_lock(season_id: int) -> Season | None:
