@@ -167,3 +167,41 @@ register(
     "watch",
     GameViewer(frames=_watch_frames, board=_watch_board, seat_labels=("White", "Black"), name_step=_watch_name_step),
 )
+
+
+# -- the Watch race (arena/web/replays_race.py) --------------------------------------------
+
+
+def _race_frames(
+    config: dict[str, Any], seed: int | None, num_players: int, actions: Sequence[int]
+) -> list[dict[str, Any]]:
+    """Return one frame per race position; the deal and the timer are recorded chance actions, replayed in turn."""
+    from arena.web import replays_race
+
+    states = replay_state("watch_race", config, seed, num_players, actions)
+    return replays_race.frames(states, actions)  # type: ignore[arg-type]
+
+
+def _race_board(config: dict[str, Any]) -> dict[str, Any]:
+    from arena.web import replays_race
+
+    return replays_race.board(config)
+
+
+def _race_name_step(step: str, names: Sequence[str]) -> str:
+    from arena.web import replays_race
+
+    return replays_race.name_step(step, names)
+
+
+# Seats are named as the engine's notation names them ("swap 0 with P2.1", "P0 won"), so the
+# labels match the move list word for word; P0 starts every game. Six seats at most.
+register(
+    "watch_race",
+    GameViewer(
+        frames=_race_frames,
+        board=_race_board,
+        seat_labels=tuple(f"P{seat}" for seat in range(6)),
+        name_step=_race_name_step,
+    ),
+)

@@ -90,10 +90,11 @@ def test_a_tampered_document_shows_an_error_instead_of_a_board(
 
 
 def test_a_game_without_a_viewer_gets_none_and_generic_seats() -> None:
-    assert replays.frames_for("watch_race", {}, 1, 3, []) is None
-    assert not replays.has_frames("watch_race")
-    assert [replays.seat_label("watch_race", s) for s in range(3)] == ["Seat 1", "Seat 2", "Seat 3"]
+    # Every engine has a viewer now (the race's: test_race_replay.py), so ask about a game without one.
+    assert replays.frames_for("no_viewer_game", {}, 1, 3, []) is None
+    assert not replays.has_frames("no_viewer_game")
+    assert [replays.seat_label("no_viewer_game", s) for s in range(3)] == ["Seat 1", "Seat 2", "Seat 3"]
     assert [replays.seat_label("watch", s) for s in range(2)] == ["White", "Black"]
-    assert replays.name_step("watch_race", "player 2 beats player 10 and player 0", ["a", "b", "c"]) == (
+    assert replays.name_step("no_viewer_game", "player 2 beats player 10 and player 0", ["a", "b", "c"]) == (
         "c beats player 10 and a"
     )
