@@ -63,15 +63,16 @@ def test_it_plays_a_race_season_of_four_player_series(settings, tmp_path: Path) 
         assert len(bots) == len(set(bots)) == 4  # never two versions of one bot
         assert len(series.result["games"]) == 4
     race_bots = BotVersion.objects.filter(bot__name__startswith="race-", status="active")
-    assert sorted(race_bots.values_list("bot__owner__username", flat=True)) == [
-        f"demo-{name}-{n}" for name in ("heuristic", "random") for n in (1, 2, 3)
+    assert sorted(race_bots.values_list("bot__owner__username", "bot__name")) == [
+        (f"demo-{name}-{n}", f"race-{name}-{n}") for name in ("heuristic", "random") for n in (1, 2, 3)
     ]
     text = out.getvalue()
     assert f"{season.name}: 2 series played" in text
     first = done.order_by("id").first()
     assert f"Series {first.pk}: " in text
     assert " starts; " in text
-    assert "swaps" in text
+    assert "swaps on yellow squares: " in text
+    assert "player 1" not in text.split(f"Series {first.pk}: ")[1]  # the steps name the bots
 
 
 def test_it_reuses_the_demo_bots_on_a_second_run(settings, tmp_path: Path) -> None:

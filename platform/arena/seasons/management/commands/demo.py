@@ -31,6 +31,7 @@ from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
+from arena.web.replays import name_step
 from engines.watch import format_points, name_players
 
 BOTS = Path(__file__).resolve().parents[5] / "bots"
@@ -64,7 +65,7 @@ def leaderboard_lines(season: Season) -> list[str]:
     """Return the season's leaderboard as text lines, best conservative rating first."""
     rows = Rating.objects.filter(season=season).select_related("version__bot__owner").order_by("-conservative")
     lines = [
-        f"{'#':>2}  {'bot':<14} {'owner':<12} {'μ−3σ':>7} {'μ':>6} {'σ':>5}  {'series':>6} {'W-D-L':>8} "
+        f"{'#':>2}  {'bot':<20} {'owner':<16} {'μ−3σ':>7} {'μ':>6} {'σ':>5}  {'series':>6} {'W-D-L':>8} "
         f"{'points':>6} {'game wins':>9}"
     ]
     for rank, rating in enumerate(rows, 1):
@@ -72,7 +73,7 @@ def leaderboard_lines(season: Season) -> list[str]:
         record = f"{rating.won}-{rating.drawn}-{rating.lost}"
         mark = " (provisional)" if rating.provisional else ""
         lines.append(
-            f"{rank:>2}  {version.bot.name + ' v' + str(version.number):<14} {version.bot.owner.username:<12} "
+            f"{rank:>2}  {version.bot.name + ' v' + str(version.number):<20} {version.bot.owner.username:<16} "
             f"{rating.mu - 3 * rating.sigma:>7.2f} {rating.mu:>6.2f} {rating.sigma:>5.2f}  {rating.series_played:>6} "
             f"{record:>8} {float(rating.series_points):>6.1f} {rating.game_wins:>9}{mark}"
         )
@@ -110,10 +111,10 @@ def multiplayer_series_lines(series_id: int, names: list[str], result: dict[str,
         swaps = sum(game["stats"][str(p)].get("swaps", 0) for p in range(len(names)))
         lines.append(
             f"  game {game['index'] + 1}: {names[game['seats'][0]]} starts; {winner} wins ({game['reason']}); "
-            f"{sum(a['seat'] is not None for a in game['actions'])} moves, {swaps} swaps"
+            f"{sum(a['seat'] is not None for a in game['actions'])} moves, swaps on yellow squares: {swaps}"
         )
     score = result["score"]
-    lines += [f"  - {step}" for step in score["steps"]]
+    lines += [f"  - {name_step(result['game'], step, names)}" for step in score["steps"]]
     order = sorted(range(len(names)), key=lambda p: -score["points"][p])
     lines.append("  " + ", ".join(f"{names[p]} {format_points(score['points'][p])}" for p in order))
     return lines
@@ -179,7 +180,7 @@ class Command(BaseCommand):
             for number in range(1, ladder.owners_per_bot + 1):
                 suffix = f"-{number}" if ladder.owners_per_bot > 1 else ""
                 owner, _ = users.get_or_create(username=f"demo-{package.name}{suffix}")
-                name = package.name if ladder.game == "watch" else f"race-{package.name}"
+                name = package.name if ladder.game == "watch" else f"race-{package.name}{suffix}"
                 version = BotVersion.objects.filter(bot__owner=owner, bot__name=name, status="active").first()
                 if version is None:
                     with transaction.atomic():
