@@ -52,6 +52,8 @@ PROVISIONAL_SERIES = 10
 #: players, one point a game, shares the top often (docs/engines.md). Everything else is the
 #: package default but τ, kept small because a version's code never changes.
 DRAW_PROBABILITY = {"watch": 0.10, "watch_race": 0.20}
+#: Inserts of at least this many rows go by COPY on PostgreSQL.
+COPY_FROM_ROWS = 20
 #: Results applied in one transaction at most; the rest wait for the next batch.
 BATCH_SIZE = 500
 #: States a result may still be recorded in. A failed series (swept too often) still takes its
@@ -212,9 +214,9 @@ class _Batch:
 
 def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> int:
     """Apply ``pending`` ``(series id, document)`` results in order, with a fixed number of statements."""
-    states = dict(
-        Series.objects.select_for_update(no_key=True).filter(pk__in=[p[0] for p in pending]).values_list("pk", "state")
-    )
+    # The series rows locked: an operator's cancel waits for this batch, or the batch for it.
+    locked = Series.objects.select_for_update(no_key=True).filter(pk__in=[p[0] for p in pending])
+    states = dict(locked.values_list("pk", "state"))
     seats_by_series: dict[int, list[_Seat]] = {}
     rows = SeriesSeat.objects.filter(series_id__in=list(states)).order_by("series_id", "seat")
     for pk, series_id, seat, version_id, sha256 in rows.values_list(
@@ -326,9 +328,10 @@ def _insert(model: type[models.Model], objects: list[models.Model]) -> None:
 
     Django's bulk_create sends PostgreSQL arrays (UNNEST), and quoting a result
     document into an array element cost more than everything else in a batch.
-    COPY takes the rows as they are, and assigns ids in row order.
+    COPY takes the rows as they are, and assigns ids in row order; for a few
+    rows its extra round trips cost more than the quoting, so those go by INSERT.
     """
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or len(objects) < COPY_FROM_ROWS:
         model.objects.bulk_create(objects)
         return
     fields = [f for f in model._meta.concrete_fields if not f.primary_key and not f.generated]
