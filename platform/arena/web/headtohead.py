@@ -59,6 +59,7 @@ class SeasonRecords:
     season: Season
     beta: float
     records: list[Record] = field(default_factory=list)
+    hidden: int = 0  # opponents left out of ``records`` (the least played)
 
 
 def compare(mine: dict[str, Any], theirs: dict[str, Any]) -> int | None:
@@ -72,8 +73,12 @@ def compare(mine: dict[str, Any], theirs: dict[str, Any]) -> int | None:
     return (a > b) - (a < b)
 
 
-def head_to_head(bot: Bot) -> list[SeasonRecords]:
-    """Return the bot's records against every opponent bot, grouped by season, newest season first."""
+def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
+    """Return the bot's records against its opponent bots, grouped by season, newest season first.
+
+    With ``limit``, each season keeps its ``limit`` most played opponents (by name
+    among equals) and counts the others in ``hidden``: a long season meets hundreds.
+    """
     seats = (
         SeriesSeat.objects.filter(
             series__in=SeriesSeat.objects.filter(version__bot=bot).values("series_id"), series__state=SeriesState.DONE
@@ -123,7 +128,20 @@ def head_to_head(bot: Bot) -> list[SeasonRecords]:
                 record.duel_series += 1
                 record.duel_won += result > 0
                 record.duel_drawn += result == 0
-    return _with_ratings(bot, records)
+    hidden: dict[int, int] = defaultdict(int)
+    if limit is not None:
+        by_season: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for key in records:
+            by_season[key[0]].append(key)
+        for season_id, keys in by_season.items():
+            keys.sort(key=lambda k: (-records[k].series, records[k].opponent.lower()))
+            for key in keys[limit:]:
+                del records[key]
+                hidden[season_id] += 1
+    groups = _with_ratings(bot, records)
+    for group in groups:
+        group.hidden = hidden[group.season.pk]
+    return groups
 
 
 def _with_ratings(bot: Bot, records: dict[tuple[int, int], Record]) -> list[SeasonRecords]:

@@ -114,3 +114,16 @@ def test_its_recent_series_are_paginated(ladder: dict[str, Any], client_of: Any,
 
 def test_an_unknown_bot_is_a_404(db: None, client_of: Any) -> None:
     assert client_of(None).get(reverse("bot", args=[424242])).status_code == 404
+
+
+def test_it_shows_the_most_played_opponents_and_links_to_all(
+    ladder: dict[str, Any], client_of: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(bot_views, "OPPONENTS_SHOWN", 1)
+    chatty = ladder["versions"]["chatty"]
+    table = page_of(client_of(None), chatty.bot_id).split("Against each opponent", 1)[1].split("</section>", 1)[0]
+    assert table.count("<tr>") == 2  # the heading row and one opponent
+    assert '1 more: <a href="?opponents=all#h2h-heading">show all</a>' in table
+    every = page_of(client_of(None), chatty.bot_id, opponents="all").split("Against each opponent", 1)[1]
+    assert every.split("</section>", 1)[0].count("<tr>") == 3
+    assert "show all" not in every.split("</section>", 1)[0]

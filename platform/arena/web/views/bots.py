@@ -22,6 +22,8 @@ from arena.web.paging import page_of
 from arena.web.views.home import seats_prefetch
 
 SERIES_PER_PAGE = 20
+#: Opponents shown per season on a bot page, the most played first; ?opponents=all shows every one.
+OPPONENTS_SHOWN = 20
 
 
 def charts(bot: Bot) -> list[dict[str, object]]:
@@ -54,6 +56,7 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
         .order_by("-series__created", "-series_id")
     )
     page, page_notice = page_of(request, seats, SERIES_PER_PAGE)
+    show_all = request.GET.get("opponents") == "all"
     return render(
         request,
         "web/bot.html",
@@ -65,7 +68,8 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
             "charts": charts(the_bot),
             "page": page,
             "notices": [page_notice] if page_notice else [],
-            "head_to_head": head_to_head(the_bot),
+            "head_to_head": head_to_head(the_bot, limit=None if show_all else OPPONENTS_SHOWN),
+            "all_opponents": show_all,
         },
     )
 

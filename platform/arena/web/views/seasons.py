@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
+from django.db import connection
 from django.db.models import F, Window
 from django.db.models.functions import Rank, RowNumber
 from django.http import HttpRequest, HttpResponse
@@ -81,25 +83,62 @@ def trends(season: Season, version_ids: list[int]) -> dict[int, float]:
 
     A version with a single row (only its seed) has no trend and is left out.
     """
-    recent = (
-        RatingHistory.objects.filter(season=season, version_id__in=version_ids)
-        .annotate(
-            newest=Window(
-                RowNumber(), partition_by=[F("version_id")], order_by=[F("recorded_at").desc(), F("id").desc()]
-            )
-        )
-        .filter(newest__lte=TREND_ROWS)
-        .values_list("version_id", "newest", "conservative")
-    )
-    rows: dict[int, list[tuple[int, float]]] = defaultdict(list)
-    for version_id, newest, conservative in recent:
-        rows[version_id].append((newest, conservative))
+    rows: dict[int, list[tuple[Any, int, float]]] = defaultdict(list)
+    for version_id, recorded_at, pk, conservative in _recent_history(season, version_ids):
+        rows[version_id].append((recorded_at, pk, conservative))
     out = {}
     for version_id, values in rows.items():
         if len(values) > 1:
-            values.sort()
-            out[version_id] = values[0][1] - values[-1][1]
+            values.sort(reverse=True)  # newest first
+            out[version_id] = values[0][2] - values[-1][2]
     return out
+
+
+def _recent_history(season: Season, version_ids: list[int]) -> list[tuple[int, Any, int, float]]:
+    """Return ``(version, recorded_at, id, μ − 3σ)`` of each version's newest TREND_ROWS history rows."""
+    if not version_ids:
+        return []
+    if connection.vendor == "postgresql":
+        # Five rows per version straight from the chart index, however long the season: a
+        # window over every row of the page's versions read all their history.
+        table = RatingHistory._meta.db_table
+        sql = (
+            "SELECT v.id, h.recorded_at, h.id, h.conservative FROM unnest(%s::bigint[]) AS v(id) "
+            f"CROSS JOIN LATERAL (SELECT recorded_at, id, conservative FROM {table} "
+            "WHERE season_id = %s AND version_id = v.id ORDER BY recorded_at DESC, id DESC LIMIT %s) AS h"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [version_ids, season.pk, TREND_ROWS])
+            return cursor.fetchall()
+    newest = Window(RowNumber(), partition_by=[F("version_id")], order_by=[F("recorded_at").desc(), F("id").desc()])
+    recent = (
+        RatingHistory.objects.filter(season=season, version_id__in=version_ids)
+        .order_by()
+        .annotate(newest=newest)
+        .filter(newest__lte=TREND_ROWS)
+    )
+    return list(recent.values_list("version_id", "recorded_at", "id", "conservative"))
+
+
+#: What a leaderboard row shows: loading nothing else keeps the sort of a deep page in memory.
+ROW_FIELDS = (
+    "mu",
+    "sigma",
+    "conservative",
+    "series_played",
+    "won",
+    "drawn",
+    "lost",
+    "series_points",
+    "game_wins",
+    "provisional",
+    "version_id",
+    "version__number",
+    "version__bot_id",
+    "version__bot__name",
+    "version__bot__owner_id",
+    "version__bot__owner__username",
+)
 
 
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
@@ -109,6 +148,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     ratings = (
         Rating.objects.filter(season=the_season)
         .select_related("version__bot__owner")
+        .only(*ROW_FIELDS)
         # The leaderboard position, whatever the page is sorted by; ties on μ − 3σ share it.
         .annotate(rank=Window(Rank(), order_by=[F("conservative").desc()]))
         .order_by(*ordering, "-conservative", "pk")
