@@ -9,11 +9,14 @@ and ``--series`` queued two-seat series between random versions. For each
 series it fabricates a result document shaped like a match worker's (two
 games with their actions, stats, winners and reasons; the Watch score with
 points, winner, game_wins, white and black totals; the players' sha256), then
-records them in three ways, a third each: delivered one after another by one
+records them in four ways, a quarter each: delivered one after another by one
 process (:func:`arena.series.recording.record_series_result`, each delivery
 applying its own result), as a backlog (inbox inserts, then one
 :func:`arena.series.recording.apply_pending` in batches), and delivered by
-``--processes`` forked processes at once, as platform workers do. Then it times
+``--processes`` forked processes at once; and sent as the ``record_series_result``
+tasks through Redis to a real Celery platform worker (``--processes`` processes),
+which is the production path: each delivery one insert into the inbox, one
+apply queued per season. Then it times
 :func:`arena.series.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
@@ -167,11 +170,12 @@ def populate(versions: int, series: int, rng: random.Random) -> tuple[Any, list[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--series", type=int, default=3000)
+    parser.add_argument("--series", type=int, default=4000)
     parser.add_argument("--versions", type=int, default=200)
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=2, help="delivering processes in the third part")
+    parser.add_argument("--processes", type=int, default=2, help="delivering processes (parts 3 and 4)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/11", help="Redis database for part 4 (flushed)")
     parser.add_argument("--keep", action="store_true", help=f"leave the scratch database {SCRATCH}")
     args = parser.parse_args()
 
@@ -224,6 +228,62 @@ def deliver_in_processes(work: list[tuple[int, dict[str, Any]]], processes: int)
     return time.perf_counter() - started
 
 
+def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namespace) -> float:
+    """Send ``work`` as record tasks through Redis to a real platform worker; return seconds until all are done."""
+    import subprocess
+
+    import redis
+    from django.conf import settings
+
+    from arena.celeryconf import app
+    from arena.series.models import Series, SeriesState
+
+    broker = args.redis
+    redis.Redis.from_url(broker).flushdb()
+    database = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "ARENA_NO_BOOTSTRAP": "1",
+        "ARENA_DATABASE_URL": os.environ["ARENA_DATABASE_URL"],
+        "ARENA_BROKER_URL": broker,
+        "ARENA_CACHE_URL": broker,
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "platform")]),
+    }
+    assert database["NAME"] == SCRATCH
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "arena.celeryconf", "worker", "-Q", "platform",
+         "-c", str(args.processes), "--without-gossip", "--without-mingle", "-l", "warning"],
+        env=env, cwd=REPO,
+    )  # fmt: skip
+    app.conf.update(broker_url=broker, task_always_eager=False)
+    try:
+        ids = [series_id for series_id, _ in work]
+
+        def send(items: list[tuple[int, dict[str, Any]]]) -> None:
+            for series_id, document in items:
+                app.send_task(
+                    "arena.record_series_result", args=[{"series_id": series_id, "result": document}], queue="platform"
+                )
+
+        def wait(wanted: list[int], timeout: float) -> None:
+            deadline = time.monotonic() + timeout
+            while Series.objects.filter(pk__in=wanted, state=SeriesState.DONE).count() < len(wanted):
+                assert worker.poll() is None, "the platform worker died"
+                assert time.monotonic() < deadline, "the platform worker did not record everything in time"
+                time.sleep(0.05)
+
+        send(work[:1])  # the worker is up and warm once this one is recorded
+        wait(ids[:1], 120)
+        started = time.perf_counter()
+        send(work[1:])
+        wait(ids[1:], 600)
+        return time.perf_counter() - started
+    finally:
+        worker.terminate()
+        worker.wait(30)
+        app.conf.update(task_always_eager=True)
+
+
 def run(args: argparse.Namespace, server_version: str) -> None:
     import django
     from django.core.management import call_command
@@ -239,8 +299,9 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     started = time.perf_counter()
     season, work = populate(args.versions, args.series, rng)
     setup_s = time.perf_counter() - started
-    third = len(work) // 3
-    alone, backlog, together = work[:third], work[third : 2 * third], work[2 * third :]
+    quarter = len(work) // 4
+    alone, backlog, together = (work[i * quarter : (i + 1) * quarter] for i in range(3))
+    queued = work[3 * quarter :]
 
     # 1. One platform worker, one delivery after another: each applies its own result.
     started = time.perf_counter()
@@ -261,6 +322,10 @@ def run(args: argparse.Namespace, server_version: str) -> None:
 
     # 3. Two platform worker processes delivering at once: batches form by themselves.
     together_s = deliver_in_processes(together, args.processes)
+
+    # 4. The production path: the tasks sent through Redis to a real platform worker
+    #    (--processes processes), which delivers into the inbox and queues one apply per season.
+    celery_s = through_celery(queued, args)
 
     # A second delivery of results already recorded: the duplicate path.
     started = time.perf_counter()
@@ -300,6 +365,10 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     print(
         f"| {args.processes} worker processes delivering at once | {len(together)} | {together_s:.2f} "
         f"| {verdict(len(together) / together_s)} |"
+    )
+    print(
+        f"| through Redis to a Celery platform worker ({args.processes} processes), sent at once "
+        f"| {len(queued) - 1} | {celery_s:.2f} | {verdict((len(queued) - 1) / celery_s)} |"
     )
     print(f"| applying the backlog alone | {len(backlog)} | {applied_s:.2f} | {len(backlog) / applied_s:,.0f} |")
     print()

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
@@ -52,6 +54,11 @@ PROVISIONAL_SERIES = 10
 #: players, one point a game, shares the top often (docs/engines.md). Everything else is the
 #: package default but τ, kept small because a version's code never changes.
 DRAW_PROBABILITY = {"watch": 0.10, "watch_race": 0.20}
+#: A delivery queues the apply of its season's inbox this long after it (production, with a
+#: broker): results arriving meanwhile join the same batch.
+APPLY_DELAY_S = 0.2
+#: How long the "apply queued" mark lives if its apply is lost.
+APPLY_MARK_TTL_S = 10
 #: Inserts of at least this many rows go by COPY on PostgreSQL.
 COPY_FROM_ROWS = 20
 #: Results applied in one transaction at most; the rest wait for the next batch.
@@ -92,6 +99,42 @@ def record_series_result(series_id: int, document: dict[str, Any]) -> bool:
         return False
     apply_pending(season_id)
     return True
+
+
+def deliver_series_result(series_id: int, document: dict[str, Any], schedule: Callable[[int], None]) -> bool:
+    """Put a result in its season's inbox and have the inbox applied soon by ``schedule(season_id)``.
+
+    What the platform worker's task does with a broker: the delivery is one
+    insert, and ``schedule`` queues one apply per season at a time (see
+    :func:`claim_apply`), so under load every application is a batch.
+    Returns like :func:`record_series_result`.
+    """
+    season_id = _deliver(series_id, document)
+    if season_id is None:
+        if not Series.objects.filter(pk=series_id).exists():
+            raise Series.DoesNotExist(f"there is no series {series_id}")
+        return False
+    if claim_apply(season_id):
+        schedule(season_id)
+    return True
+
+
+def claim_apply(season_id: int) -> bool:
+    """Return True when no apply of the season's inbox is queued yet, and mark one as queued.
+
+    The mark lives in the cache (Redis in production, shared by every platform
+    worker) and is dropped by the apply as it starts (:func:`release_apply`),
+    before it takes its batch: a result delivered after that point either is in
+    that batch or finds no mark and queues the next apply. The mark expires, so
+    a lost apply task costs one debounce period; the beat's safety net applies
+    whatever is left anyway.
+    """
+    return bool(cache.add(f"arena:apply-pending:{season_id}", 1, timeout=APPLY_MARK_TTL_S))
+
+
+def release_apply(season_id: int) -> None:
+    """Drop the season's "apply queued" mark: the apply is starting."""
+    cache.delete(f"arena:apply-pending:{season_id}")
 
 
 def _deliver(series_id: int, document: dict[str, Any]) -> int | None:

@@ -4,17 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
+from celery import current_app, shared_task
 
 from arena.seasons.models import Season
 
 
 @shared_task(name="arena.record_series_result", autoretry_for=(OSError,), retry_backoff=2, max_retries=10)
 def record_series_result_task(outcome: dict[str, Any]) -> bool:
-    """Apply a match worker's ``{"series_id", "result"}`` exactly once; False if it was already recorded."""
-    from arena.series.recording import record_series_result
+    """Take a match worker's ``{"series_id", "result"}`` exactly once; False if it was already taken.
 
-    return record_series_result(outcome["series_id"], outcome["result"])
+    With a broker the result goes to the season's inbox and one apply per season
+    is queued shortly after, so results that arrive together are applied as one
+    batch; without one (the embedded default) it is applied at once.
+    """
+    from arena.series import recording
+
+    if current_app.conf.task_always_eager:
+        return recording.record_series_result(outcome["series_id"], outcome["result"])
+    return recording.deliver_series_result(
+        outcome["series_id"],
+        outcome["result"],
+        lambda season_id: apply_season_results_task.apply_async((season_id,), countdown=recording.APPLY_DELAY_S),
+    )
+
+
+@shared_task(name="arena.apply_season_results")
+def apply_season_results_task(season_id: int) -> int:
+    """Apply season ``season_id``'s waiting results in batches; return how many."""
+    from arena.series import recording
+
+    recording.release_apply(season_id)
+    return recording.apply_pending(season_id)
 
 
 @shared_task(name="arena.matchmake")
