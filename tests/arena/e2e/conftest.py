@@ -138,12 +138,11 @@ def start_reference_season(game: str) -> PlayedSeason:
     The demo command's own steps (``manage.py demo``), so these tests see the
     seasons a new user sees after it; no series played yet.
     """
-    from arena.seasons.management.commands.demo import LADDERS, Command
+    from arena.seasons.management.commands.demo import LADDERS, register_reference_bots, start_season
 
     ladder = next(ladder for ladder in LADDERS if ladder.game == game)
-    demo = Command()
-    versions = demo.register_reference_bots(ladder)
-    return PlayedSeason(season=demo.start_season(ladder, versions), versions=versions)
+    versions = register_reference_bots(ladder)
+    return PlayedSeason(season=start_season(ladder, versions), versions=versions)
 
 
 @pytest.fixture

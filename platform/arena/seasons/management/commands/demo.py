@@ -120,6 +120,42 @@ def multiplayer_series_lines(series_id: int, names: list[str], result: dict[str,
     return lines
 
 
+def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
+    """Return an active version of every reference bot of ``ladder``'s game, per demo owner; submit the missing."""
+    users = get_user_model().objects
+    versions = []
+    for package in ladder.packages:
+        for number in range(1, ladder.owners_per_bot + 1):
+            suffix = f"-{number}" if ladder.owners_per_bot > 1 else ""
+            owner, _ = users.get_or_create(username=f"demo-{package.name}{suffix}")
+            name = package.name if ladder.game == "watch" else f"race-{package.name}{suffix}"
+            version = BotVersion.objects.filter(bot__owner=owner, bot__name=name, status="active").first()
+            if version is None:
+                with transaction.atomic():
+                    version = submit_version(owner, name, package)
+                version.refresh_from_db()
+                if version.status != BotVersion.Status.ACTIVE:
+                    raise CommandError(f"reference bot {name} did not validate: {version.status_reason}")
+            versions.append(version)
+    return versions
+
+
+def start_season(ladder: DemoLadder, versions: list[BotVersion]) -> Season:
+    """Create and start a new demo season of ``ladder``'s game with ``versions`` entered."""
+    number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ").count() + 1
+    stamp = timezone.now().strftime("%Y-%m-%d %H:%M")
+    season = Season.objects.create(
+        name=f"{ladder.title} {number} ({stamp})",
+        game=ladder.game,
+        games_per_series=ladder.games,
+        players_per_series=ladder.players,
+    )
+    for version in versions:
+        SeasonEntry.objects.create(season=season, version=version)
+    season.transition(Season.Status.RUNNING)
+    return season
+
+
 class Command(BaseCommand):
     help = "Play a demo ladder season of the reference bots and print the leaderboard."
 
@@ -135,7 +171,7 @@ class Command(BaseCommand):
         if options["rounds"] <= 0 or options["slots"] <= 0:
             raise CommandError("--rounds and --slots must be positive")
         call_command("migrate", verbosity=0, interactive=False)
-        seasons = [self.start_season(ladder, self.register_reference_bots(ladder)) for ladder in LADDERS]
+        seasons = [start_season(ladder, register_reference_bots(ladder)) for ladder in LADDERS]
         rng = random.Random(options["seed"])
         progress = tqdm(
             total=options["rounds"] * options["slots"] * len(seasons),
@@ -171,36 +207,3 @@ class Command(BaseCommand):
         user.set_password(password)
         user.save()
         return password
-
-    def register_reference_bots(self, ladder: DemoLadder) -> list[BotVersion]:
-        """Return an active version of every reference bot of ``ladder``'s game, per demo owner; submit the missing."""
-        users = get_user_model().objects
-        versions = []
-        for package in ladder.packages:
-            for number in range(1, ladder.owners_per_bot + 1):
-                suffix = f"-{number}" if ladder.owners_per_bot > 1 else ""
-                owner, _ = users.get_or_create(username=f"demo-{package.name}{suffix}")
-                name = package.name if ladder.game == "watch" else f"race-{package.name}{suffix}"
-                version = BotVersion.objects.filter(bot__owner=owner, bot__name=name, status="active").first()
-                if version is None:
-                    with transaction.atomic():
-                        version = submit_version(owner, name, package)
-                    version.refresh_from_db()
-                    if version.status != BotVersion.Status.ACTIVE:
-                        raise CommandError(f"reference bot {name} did not validate: {version.status_reason}")
-                versions.append(version)
-        return versions
-
-    def start_season(self, ladder: DemoLadder, versions: list[BotVersion]) -> Season:
-        number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ").count() + 1
-        stamp = timezone.now().strftime("%Y-%m-%d %H:%M")
-        season = Season.objects.create(
-            name=f"{ladder.title} {number} ({stamp})",
-            game=ladder.game,
-            games_per_series=ladder.games,
-            players_per_series=ladder.players,
-        )
-        for version in versions:
-            SeasonEntry.objects.create(season=season, version=version)
-        season.transition(Season.Status.RUNNING)
-        return season
