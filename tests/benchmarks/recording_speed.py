@@ -175,6 +175,9 @@ def main() -> None:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2, help="delivering processes (parts 3 and 4)")
+    parser.add_argument("--pool", default="prefork", help="the platform worker's pool (prefork, threads)")
+    parser.add_argument("--concurrency", type=int, default=None, help="the platform worker's -c (default --processes)")
+    parser.add_argument("--prefetch", type=int, default=1, help="the platform worker's --prefetch-multiplier")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11", help="Redis database for part 4 (flushed)")
     parser.add_argument("--keep", action="store_true", help=f"leave the scratch database {SCRATCH}")
     args = parser.parse_args()
@@ -252,7 +255,8 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
     assert database["NAME"] == SCRATCH
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "arena.celeryconf", "worker", "-Q", "platform",
-         "-c", str(args.processes), "--without-gossip", "--without-mingle", "-l", "warning"],
+         "-c", str(args.concurrency or args.processes), "-P", args.pool, "--prefetch-multiplier", str(args.prefetch),
+         "--without-gossip", "--without-mingle", "-l", os.environ.get("BENCH_CELERY_LOG", "warning")],
         env=env, cwd=REPO,
     )  # fmt: skip
     app.conf.update(broker_url=broker, task_always_eager=False)
@@ -276,6 +280,7 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
         wait(ids[:1], 120)
         started = time.perf_counter()
         send(work[1:])
+        print(f"(sent {len(work) - 1} tasks in {time.perf_counter() - started:.2f} s)", file=sys.stderr)
         wait(ids[1:], 600)
         return time.perf_counter() - started
     finally:
@@ -367,7 +372,7 @@ def run(args: argparse.Namespace, server_version: str) -> None:
         f"| {verdict(len(together) / together_s)} |"
     )
     print(
-        f"| through Redis to a Celery platform worker ({args.processes} processes), sent at once "
+        f"| through Redis to a Celery platform worker ({args.pool}, {args.concurrency or args.processes} at once) "
         f"| {len(queued) - 1} | {celery_s:.2f} | {verdict((len(queued) - 1) / celery_s)} |"
     )
     print(f"| applying the backlog alone | {len(backlog)} | {applied_s:.2f} | {len(backlog) / applied_s:,.0f} |")
