@@ -247,6 +247,28 @@ class Game(ABC):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Return the state that :meth:`State.to_json` described, or raise :class:`StateFormatError`."""
 
+    def read_state_header(self, data: object, what: str) -> tuple[list[Any], int | None]:
+        """Check the envelope of a saved state (game, rules version, history, seed); return (history, seed).
+
+        ``what`` names the state in messages ("a Watch state"). Raises :class:`StateFormatError`.
+        """
+        info = self.info
+        if not isinstance(data, Mapping):
+            raise StateFormatError(f"{what} is a JSON object, not {type(data).__name__}")
+        if data.get("game", info.name) != info.name:
+            raise StateFormatError(f"this is a state of {data.get('game')!r}, not of {info.name}")
+        if str(data.get("rules_version", info.rules_version)) != info.rules_version:
+            raise StateFormatError(
+                f"rules version {data.get('rules_version')!r} is not this engine's {info.rules_version!r}"
+            )
+        history = data.get("history")
+        if not isinstance(history, list):
+            raise StateFormatError(f"{what} needs 'history', the list of actions played")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise StateFormatError(f"seed must be an integer or null, not {seed!r}")
+        return history, seed
+
     def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
         """Return the score of a series from the referee's game records (workers/referee.py).
 

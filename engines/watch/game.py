@@ -505,20 +505,7 @@ class WatchGame(Game):
         return WatchState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> WatchState:
-        if not isinstance(data, Mapping):
-            raise StateFormatError(f"a Watch state is a JSON object, not {type(data).__name__}")
-        if data.get("game", INFO.name) != INFO.name:
-            raise StateFormatError(f"this is a state of {data.get('game')!r}, not of watch")
-        if str(data.get("rules_version", INFO.rules_version)) != INFO.rules_version:
-            raise StateFormatError(
-                f"rules version {data.get('rules_version')!r} is not this engine's {INFO.rules_version!r}"
-            )
-        history = data.get("history")
-        if not isinstance(history, list):
-            raise StateFormatError("a Watch state needs 'history', the list of actions played")
-        seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise StateFormatError(f"seed must be an integer or null, not {seed!r}")
+        history, seed = self.read_state_header(data, "a Watch state")
         state = WatchState(self, seed)
         for index, action in enumerate(history):
             try:

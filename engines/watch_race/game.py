@@ -680,20 +680,7 @@ class WatchRaceGame(Game):
         return WatchRaceState(self, full, self.check_num_players(num_players), seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> WatchRaceState:
-        if not isinstance(data, Mapping):
-            raise StateFormatError(f"a Watch race state is a JSON object, not {type(data).__name__}")
-        if data.get("game", INFO.name) != INFO.name:
-            raise StateFormatError(f"this is a state of {data.get('game')!r}, not of {INFO.name}")
-        if str(data.get("rules_version", INFO.rules_version)) != INFO.rules_version:
-            raise StateFormatError(
-                f"rules version {data.get('rules_version')!r} is not this engine's {INFO.rules_version!r}"
-            )
-        history = data.get("history")
-        if not isinstance(history, list):
-            raise StateFormatError("a Watch race state needs 'history', the list of actions played")
-        seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise StateFormatError(f"seed must be an integer or null, not {seed!r}")
+        history, seed = self.read_state_header(data, "a Watch race state")
         config = data.get("config", {})
         try:
             state = self.new_initial_state(seed=seed, config=config, num_players=data.get("num_players"))
