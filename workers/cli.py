@@ -30,7 +30,7 @@ from tqdm import tqdm
 
 import engines
 from engines.watch import format_points, name_players
-from workers import apiclient
+from workers import apiclient, rating_constants
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
@@ -43,19 +43,12 @@ EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 DEFAULT_GAMES = 4
 LOG_PREVIEW_LINES = 20
 
-# TrueSkill for the local round robin, in its own environment (never the
-# package's global setup). The scale is the package's usual one: μ 25, σ μ/3,
-# β σ/2. Bot versions are immutable, so skill does not drift: τ, the noise
-# added before each update that keeps σ from collapsing, stays at a small σ/100.
-# Draws: a Watch series is drawn when both bots end on equal points. Between
-# equally strong reference bots that happened in 3-6 % of series (random and
-# greedy, 2- and 4-game series, 300 seeds each) and 17 % for solver against
-# solver (4 games, 40 seeds); 10 % sits in that range.
-TRUESKILL_MU = 25.0
-TRUESKILL_SIGMA = TRUESKILL_MU / 3
-TRUESKILL_BETA = TRUESKILL_SIGMA / 2
-TRUESKILL_TAU = TRUESKILL_SIGMA / 100
-TRUESKILL_DRAW_PROBABILITY = 0.10
+# TrueSkill for the local round robin: the platform's constants (workers/rating_constants.py).
+TRUESKILL_MU = rating_constants.MU
+TRUESKILL_SIGMA = rating_constants.SIGMA
+TRUESKILL_BETA = rating_constants.BETA
+TRUESKILL_TAU = rating_constants.TAU
+TRUESKILL_DRAW_PROBABILITY = rating_constants.draw_probability("watch")
 
 NO_SANDBOX_WARNING = """\
 WARNING: --no-sandbox: the bots run as ordinary processes with YOUR privileges.
@@ -496,14 +489,14 @@ class Standing:
         }
 
 
-def trueskill_environment() -> trueskill.TrueSkill:
-    """Return the TrueSkill environment of a local round robin (parameters documented above)."""
+def trueskill_environment(game: str = "watch") -> trueskill.TrueSkill:
+    """Return the TrueSkill environment of a local round robin of ``game`` (workers/rating_constants.py)."""
     return trueskill.TrueSkill(
         mu=TRUESKILL_MU,
         sigma=TRUESKILL_SIGMA,
         beta=TRUESKILL_BETA,
         tau=TRUESKILL_TAU,
-        draw_probability=TRUESKILL_DRAW_PROBABILITY,
+        draw_probability=rating_constants.draw_probability(game),
     )
 
 
@@ -575,7 +568,7 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError("a round robin needs at least two bots")
     args.games = check_series_games(args.game, args.games, 2)
     seed = _seed(args)
-    env = trueskill_environment()
+    env = trueskill_environment(args.game)
     results = []
     with _bots_loaded(args) as bots:
         standings = [Standing(bot=bot, rating=env.create_rating()) for bot in bots]

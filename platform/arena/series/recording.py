@@ -44,16 +44,12 @@ from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
 from arena.seasons.models import Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
+from workers import rating_constants
 
 logger = logging.getLogger(__name__)
 
 #: A version's rating counts as provisional until it has played this many series.
 PROVISIONAL_SERIES = 10
-#: Per game, the chance that a series between equals ends level on points. Watch: measured
-#: 3-17 % between reference bots (docs/cli.md). Watch race: a series of n games among n
-#: players, one point a game, shares the top often (docs/engines.md). Everything else is the
-#: package default but τ, kept small because a version's code never changes.
-DRAW_PROBABILITY = {"watch": 0.10, "watch_race": 0.20}
 #: A delivery queues the apply of its season's inbox this long after it (production, with a
 #: broker): results arriving meanwhile join the same batch.
 APPLY_DELAY_S = 0.2
@@ -69,14 +65,13 @@ RECORDABLE = (SeriesState.QUEUED, SeriesState.RUNNING, SeriesState.FAILED)
 
 
 def season_parameters(season: Season) -> TrueSkillParameters:
-    """Return the TrueSkill constants of ``season``."""
-    defaults = TrueSkillParameters()
+    """Return the TrueSkill constants of ``season`` (workers/rating_constants.py, as a local round robin's)."""
     return TrueSkillParameters(
-        mu=defaults.mu,
-        sigma=defaults.sigma,
-        beta=defaults.beta,
-        tau=defaults.sigma / 100,
-        draw_probability=DRAW_PROBABILITY.get(season.game, defaults.draw_probability),
+        mu=rating_constants.MU,
+        sigma=rating_constants.SIGMA,
+        beta=rating_constants.BETA,
+        tau=rating_constants.TAU,
+        draw_probability=rating_constants.draw_probability(season.game),
     )
 
 
