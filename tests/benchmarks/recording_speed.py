@@ -175,6 +175,7 @@ def main() -> None:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2, help="delivering processes (parts 3 and 4)")
+    parser.add_argument("--workers", type=int, default=1, help="platform worker processes started (part 4)")
     parser.add_argument("--pool", default="prefork", help="the platform worker's pool (prefork, threads)")
     parser.add_argument("--concurrency", type=int, default=None, help="the platform worker's -c (default --processes)")
     parser.add_argument("--prefetch", type=int, default=1, help="the platform worker's --prefetch-multiplier")
@@ -253,12 +254,11 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
         "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "platform")]),
     }
     assert database["NAME"] == SCRATCH
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "arena.celeryconf", "worker", "-Q", "platform",
-         "-c", str(args.concurrency or args.processes), "-P", args.pool, "--prefetch-multiplier", str(args.prefetch),
-         "--without-gossip", "--without-mingle", "-l", os.environ.get("BENCH_CELERY_LOG", "warning")],
-        env=env, cwd=REPO,
-    )  # fmt: skip
+    command = [sys.executable, "-m", "celery", "-A", "arena.celeryconf", "worker", "-Q", "platform"]
+    command += ["-c", str(args.concurrency or args.processes), "-P", args.pool]
+    command += ["--prefetch-multiplier", str(args.prefetch), "--without-gossip", "--without-mingle"]
+    command += ["-l", os.environ.get("BENCH_CELERY_LOG", "warning")]
+    workers = [subprocess.Popen([*command, "-n", f"bench{i}@%h"], env=env, cwd=REPO) for i in range(args.workers)]
     app.conf.update(broker_url=broker, task_always_eager=False)
     try:
         ids = [series_id for series_id, _ in work]
@@ -272,7 +272,7 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
         def wait(wanted: list[int], timeout: float) -> None:
             deadline = time.monotonic() + timeout
             while Series.objects.filter(pk__in=wanted, state=SeriesState.DONE).count() < len(wanted):
-                assert worker.poll() is None, "the platform worker died"
+                assert all(w.poll() is None for w in workers), "a platform worker died"
                 assert time.monotonic() < deadline, "the platform worker did not record everything in time"
                 time.sleep(0.05)
 
@@ -284,8 +284,10 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
         wait(ids[1:], 600)
         return time.perf_counter() - started
     finally:
-        worker.terminate()
-        worker.wait(30)
+        for w in workers:
+            w.terminate()
+        for w in workers:
+            w.wait(30)
         app.conf.update(task_always_eager=True)
 
 
