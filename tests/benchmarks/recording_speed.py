@@ -374,7 +374,8 @@ def run(args: argparse.Namespace, server_version: str) -> None:
         f"| {verdict(len(together) / together_s)} |"
     )
     print(
-        f"| through Redis to a Celery platform worker ({args.pool}, {args.concurrency or args.processes} at once) "
+        f"| through Redis to {args.workers} Celery platform worker(s) "
+        f"({args.pool}, -c {args.concurrency or args.processes}) "
         f"| {len(queued) - 1} | {celery_s:.2f} | {verdict((len(queued) - 1) / celery_s)} |"
     )
     print(f"| applying the backlog alone | {len(backlog)} | {applied_s:.2f} | {len(backlog) / applied_s:,.0f} |")
