@@ -17,20 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from arena.bots.models import BotVersion
-from arena.matchmaking.pairing import should_disable
-from arena.ratings.models import Rating
-from arena.seasons.models import Season, SeasonEntry
+from arena.seasons.models import SeasonEntry
 
 #: Disabled above this share of forfeited series ...
 FORFEIT_THRESHOLD = 0.25
 #: ... once it has played at least this many series in the season.
 FORFEIT_MIN_SERIES = 10
-
-
-def forfeit_counts(season: Season, version: BotVersion) -> tuple[int, int]:
-    """Return (forfeited, recorded) series of ``version`` in ``season``."""
-    counts = Rating.objects.filter(season=season, version=version).values_list("forfeits", "series_played").first()
-    return counts or (0, 0)
 
 
 def forfeit_by(game: dict[str, Any]) -> int | None:
@@ -47,25 +39,3 @@ def disable_for_forfeits(version_id: int, reason: str) -> bool:
     if updated:
         SeasonEntry.objects.filter(version_id=version_id, active=True).update(active=False)
     return bool(updated)
-
-
-def check_forfeit_rate(
-    season: Season,
-    version: BotVersion,
-    threshold: float = FORFEIT_THRESHOLD,
-    min_series: int = FORFEIT_MIN_SERIES,
-) -> str | None:
-    """Disable ``version`` if it forfeits too often in ``season``; return the reason when it did, else None.
-
-    Recording calls the same rule on every result; this is for an operator's
-    second look, with another threshold say.
-    """
-    forfeited, recorded = forfeit_counts(season, version)
-    reason = should_disable(forfeited, recorded, threshold=threshold, min_series=min_series)
-    if reason is None:
-        return None
-    reason = f"{reason} in {season.name}"
-    if not disable_for_forfeits(version.pk, reason):
-        return None
-    version.status, version.status_reason = BotVersion.Status.DISABLED, reason
-    return reason
