@@ -37,6 +37,15 @@ DATABASE_URL_SCHEMES = {
     "postgresql": "django.db.backends.postgresql",
     "sqlite": "django.db.backends.sqlite3",
 }
+#: SQLite under concurrent writers (the served site's requests and the embedded ladder's threads):
+#: WAL lets readers go on while one writes; every transaction takes the write lock when it
+#: begins (a deferred one that reads and then writes fails at once with "database is locked",
+#: whatever the timeout), and a writer waits up to 30 s for the lock instead of failing.
+SQLITE_OPTIONS = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 30,
+}
 DATABASE_URL_EXAMPLE = "postgres://user:password@host:5432/name or sqlite:////absolute/path/arena.sqlite3"
 
 
@@ -59,7 +68,7 @@ def parse_database_url(url: str, name: str = "ARENA_DATABASE_URL") -> dict[str, 
     if engine == "django.db.backends.sqlite3":
         if parts.netloc or not database or parts.query or parts.fragment:
             raise ValueError(f"{name}: {shown} is not like sqlite:////absolute/path/arena.sqlite3 (no host, no query)")
-        return {"ENGINE": engine, "NAME": database}
+        return {"ENGINE": engine, "NAME": database, "OPTIONS": dict(SQLITE_OPTIONS)}
     try:
         port = parts.port
     except ValueError:
@@ -146,6 +155,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(VAR_DIR / "arena.sqlite3"),
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 # Keep a web process's database connection between requests (opening one cost 7 ms a

@@ -37,6 +37,11 @@ def test_it_reads_a_sqlite_url() -> None:
     assert parse_database_url("sqlite:////srv/arena/arena.sqlite3") == {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": "/srv/arena/arena.sqlite3",
+        "OPTIONS": {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 30,
+        },
     }
 
 

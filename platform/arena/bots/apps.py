@@ -27,5 +27,6 @@ def enqueue_validation(sender: Any, version: Any, **kwargs: Any) -> None:
     from django.db import transaction
 
     from arena.bots.tasks import validate_version_task
+    from arena.embedded import send
 
-    transaction.on_commit(lambda: validate_version_task.delay(version.pk), robust=True)
+    transaction.on_commit(lambda: send(validate_version_task.s(version.pk)), robust=True)

@@ -34,8 +34,9 @@ def revalidate_stale_task(older_than_s: int = 600, limit: int = 50) -> list[int]
     finds the verdict recorded and plays nothing.
     """
     from arena.bots.submissions import versions_awaiting_validation
+    from arena.embedded import send
 
     stale = list(versions_awaiting_validation(timedelta(seconds=older_than_s)).values_list("pk", flat=True)[:limit])
     for version_id in stale:
-        validate_version_task.delay(version_id)
+        send(validate_version_task.s(version_id))
     return stale

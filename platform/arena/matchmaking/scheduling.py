@@ -89,14 +89,17 @@ def series_spec(series: Series) -> dict[str, Any]:
 
 
 def enqueue(series: Series) -> None:
-    """Send ``series`` to the match workers, its result to the platform queue."""
+    """Send ``series`` to the match workers, its result to the platform queue (or both to the embedded pool)."""
+    from arena.embedded import send
     from arena.series.tasks import record_series_result_task
     from workers.tasks import run_series_task
 
-    chain(
-        run_series_task.s(series_spec(series)).set(queue="matches"),
-        record_series_result_task.s().set(queue="platform"),
-    ).apply_async()
+    send(
+        chain(
+            run_series_task.s(series_spec(series)).set(queue="matches"),
+            record_series_result_task.s().set(queue="platform"),
+        )
+    )
 
 
 def schedule_round(

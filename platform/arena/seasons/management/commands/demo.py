@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from arena.bots.models import BotVersion
 from arena.bots.submissions import submit_version
+from arena.embedded import serve
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonEntry
@@ -141,18 +142,31 @@ def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
 
 
 def start_season(ladder: DemoLadder, versions: list[BotVersion]) -> Season:
-    """Create and start a new demo season of ``ladder``'s game with ``versions`` entered."""
-    number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ").count() + 1
-    stamp = timezone.now().strftime("%Y-%m-%d %H:%M")
-    season = Season.objects.create(
-        name=f"{ladder.title} {number} ({stamp})",
-        game=ladder.game,
-        games_per_series=ladder.games,
-        players_per_series=ladder.players,
+    """Return the running demo season of ``ladder``'s game with ``versions`` entered; start one if there is none.
+
+    Re-running the demo goes on with the season an earlier run started (and left
+    running for the living ladder) rather than piling up running seasons.
+    """
+    season = (
+        Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ", status=Season.Status.RUNNING)
+        .order_by("-pk")
+        .first()
     )
+    if season is None:
+        number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ").count() + 1
+        stamp = timezone.now().strftime("%Y-%m-%d %H:%M")
+        season = Season.objects.create(
+            name=f"{ladder.title} {number} ({stamp})",
+            game=ladder.game,
+            games_per_series=ladder.games,
+            players_per_series=ladder.players,
+        )
+    entered = set(SeasonEntry.objects.filter(season=season).values_list("version_id", flat=True))
     for version in versions:
-        SeasonEntry.objects.create(season=season, version=version)
-    season.transition(Season.Status.RUNNING)
+        if version.pk not in entered:
+            SeasonEntry.objects.create(season=season, version=version)
+    if season.status != Season.Status.RUNNING:
+        season.transition(Season.Status.RUNNING)
     return season
 
 
@@ -166,10 +180,16 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
         parser.add_argument("--no-serve", action="store_true", help="stop after printing, do not serve the site")
         parser.add_argument("--port", type=int, default=8000, help="port to serve the site on (default 8000)")
+        parser.add_argument(
+            "--workers", type=int, default=None, help="series played at a time while serving (default: one per core)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["rounds"] <= 0 or options["slots"] <= 0:
-            raise CommandError("--rounds and --slots must be positive")
+        if options["rounds"] < 0 or options["slots"] <= 0:
+            raise CommandError("--rounds must be 0 or more and --slots positive")
+        check_port(options["port"])
+        if options["workers"] is not None and options["workers"] <= 0:
+            raise CommandError("--workers must be positive")
         call_command("migrate", verbosity=0, interactive=False)
         seasons = [start_season(ladder, register_reference_bots(ladder)) for ladder in LADDERS]
         rng = random.Random(options["seed"])
@@ -195,15 +215,24 @@ class Command(BaseCommand):
         url = f"http://127.0.0.1:{options['port']}/"
         self.stdout.write(f"\nThe site: {url} (staff: user admin, password {password}, admin at {url}admin/)")
         if not options["no_serve"]:
-            self.stdout.write("Serving it until Ctrl-C.")
-            # insecure_serving: the site's own CSS and scripts, on this local address only.
-            call_command("runserver", f"127.0.0.1:{options['port']}", use_reloader=False, insecure_serving=True)
+            serve(self.stdout.write, options["port"], options["workers"])
 
     def demo_admin(self) -> str:
         """Return the password of a fresh staff account ``admin`` for browsing the demo."""
-        password = secrets.token_urlsafe(9)
-        user, _ = get_user_model().objects.get_or_create(username="admin")
-        user.is_staff = user.is_superuser = True
-        user.set_password(password)
-        user.save()
-        return password
+        return reset_demo_admin()
+
+
+def reset_demo_admin() -> str:
+    """Give the staff account ``admin`` a fresh password (creating it if needed) and return it."""
+    password = secrets.token_urlsafe(9)
+    user, _ = get_user_model().objects.get_or_create(username="admin")
+    user.is_staff = user.is_superuser = True
+    user.set_password(password)
+    user.save()
+    return password
+
+
+def check_port(port: int) -> None:
+    """Refuse a port number that cannot be served on, before any work is done."""
+    if not 1 <= port <= 65535:
+        raise CommandError(f"--port {port}: give a port from 1 to 65535")

@@ -1,0 +1,34 @@
+"""``manage.py serve``: the living site on an existing database, without replaying the demo.
+
+Migrates the database, then serves the site at http://127.0.0.1:8000/ with
+the ladder running in this process on the embedded default (arena.embedded:
+the matchmaker's ticks, sandboxed series, recording, validations, the sweeper
+and the inbox's safety net) until Ctrl-C. Series and validations a previous
+stop left queued are played first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from arena.embedded import serve
+from arena.seasons.management.commands.demo import check_port
+
+
+class Command(BaseCommand):
+    help = "Serve the site with the ladder running (the embedded default), without replaying the demo seasons."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--port", type=int, default=8000, help="port to serve the site on (default 8000)")
+        parser.add_argument("--workers", type=int, default=None, help="series played at a time (default: one per core)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        check_port(options["port"])
+        if options["workers"] is not None and options["workers"] <= 0:
+            raise CommandError("--workers must be positive")
+        call_command("migrate", verbosity=0, interactive=False)
+        self.stdout.write(f"The site: http://127.0.0.1:{options['port']}/")
+        serve(self.stdout.write, options["port"], options["workers"])
