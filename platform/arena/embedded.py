@@ -76,6 +76,7 @@ class EmbeddedLadder:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
+        self._entries: dict[str, tuple[float, Any]] = {}
 
     def put(self, signature: Any) -> None:
         """Queue ``signature`` for the pool."""
@@ -93,6 +94,7 @@ class EmbeddedLadder:
             raise RuntimeError("an embedded ladder already runs in this process")
         if settings.CELERY_BROKER_URL:
             raise RuntimeError("a broker is configured: run the Celery workers and beat instead (docs/operations.md)")
+        self._entries = beat_entries(self.schedule)
         _running = self
         self.accepting = True
         for number in range(self.workers):
@@ -129,17 +131,14 @@ class EmbeddedLadder:
 
     def _beat(self) -> None:
         """Send each schedule entry's task at its interval, the first time at once (as Celery beat does)."""
-        from celery import current_app
-
-        due = dict.fromkeys(self.schedule, 0.0)
+        due = dict.fromkeys(self._entries, 0.0)
         while not self._stop.is_set():
             now = time.monotonic()
-            for name, entry in self.schedule.items():
+            for name, (interval, signature) in self._entries.items():
                 if now >= due[name]:
-                    due[name] = now + float(entry["schedule"])
-                    task = current_app.tasks[entry["task"]]
-                    self.put(task.s(*entry.get("args", ()), **entry.get("kwargs", {})))
-            self._stop.wait(max(0.05, min(due.values()) - time.monotonic()))
+                    due[name] = now + interval
+                    self.put(signature.clone())
+            self._stop.wait(max(0.05, min(due.values(), default=1.0) - time.monotonic()))
 
     def _work(self) -> None:
         """Run sent tasks until stopped; a task's failure is logged, never the end of the thread."""
@@ -161,6 +160,20 @@ class EmbeddedLadder:
                     close_old_connections()
         finally:
             connections.close_all()
+
+
+def beat_entries(schedule: dict[str, Any]) -> dict[str, tuple[float, Any]]:
+    """Return each beat schedule entry as (interval in seconds, the task's signature); refuse an unknown task."""
+    from arena.celeryconf import app
+
+    app.loader.import_default_modules()  # the tasks modules autodiscovery finds
+    entries = {}
+    for name, entry in schedule.items():
+        if entry["task"] not in app.tasks:
+            raise RuntimeError(f"beat schedule entry {name!r} names no known task {entry['task']!r}")
+        task = app.tasks[entry["task"]]
+        entries[name] = (float(entry["schedule"]), task.s(*entry.get("args", ()), **entry.get("kwargs", {})))
+    return entries
 
 
 def resend_queued() -> tuple[int, int]:

@@ -75,18 +75,43 @@ def test_it_plays_a_race_season_of_four_player_series(settings, tmp_path: Path) 
     assert "player 1" not in text.split(f"Series {first.pk}: ")[1]  # the steps name the bots
 
 
-def test_it_reuses_the_demo_bots_on_a_second_run(settings, tmp_path: Path) -> None:
+def test_a_second_run_goes_on_with_the_running_seasons_and_the_demo_bots(settings, tmp_path: Path) -> None:
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
-    call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
+    out = StringIO()
+    call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=out)
     assert BotVersion.objects.count() == 3 + 6
-    assert Season.objects.count() == 4
+    assert sorted(Season.objects.values_list("game", "status")) == [("watch", "running"), ("watch_race", "running")]
+    assert Series.objects.filter(state=SeriesState.DONE).count() == 4  # one a round, per season, per run
+    assert out.getvalue().count(": 2 series played") == 2
     assert get_user_model().objects.filter(username="admin").count() == 1
 
 
-def test_it_refuses_a_non_positive_number_of_rounds() -> None:
-    with pytest.raises(CommandError, match="must be positive"):
-        call_command("demo", "--rounds", "0")
+def test_a_finished_demo_season_is_followed_by_a_new_one(settings, tmp_path: Path) -> None:
+    settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
+    call_command("demo", "--rounds", "0", "--quiet", "--no-serve", stdout=StringIO())
+    Season.objects.filter(game="watch").update(status=Season.Status.FINISHED)
+    call_command("demo", "--rounds", "0", "--quiet", "--no-serve", stdout=StringIO())
+    assert list(Season.objects.filter(game="watch").order_by("pk").values_list("status", flat=True)) == [
+        "finished",
+        "running",
+    ]
+    assert Season.objects.filter(game="watch", status="running").get().name.startswith("Demo season 2 ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rounds", "-1"], "--rounds must be 0 or more"),
+        (["--slots", "0"], "--slots positive"),
+        (["--port", "70000"], "--port 70000: give a port from 1 to 65535"),
+        (["--workers", "0"], "--workers must be positive"),
+    ],
+)
+def test_it_refuses_bad_numbers_before_doing_anything(args: list[str], message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        call_command("demo", *args)
+    assert not Season.objects.exists()
 
 
 def test_it_serves_the_populated_site_on_the_embedded_default(tmp_path: Path) -> None:
