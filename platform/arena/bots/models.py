@@ -130,3 +130,25 @@ class BotVersion(models.Model):
                 f"a stored bot version is immutable (only {', '.join(sorted(self.MUTABLE_FIELDS))} can); "
                 "submit a new version instead"
             )
+
+
+class ValidationRun(models.Model):
+    """One validation series of a version in one game, kept whole so its owner can debug a failure.
+
+    The result document as the referee wrote it (games, moves, forfeits, the
+    bots' stderr); its page shows the games with their replays, and the
+    version's stderr to its owner and staff only.
+    """
+
+    version = models.ForeignKey(BotVersion, models.CASCADE, related_name="validation_runs")
+    game = models.CharField(max_length=40)
+    passed = models.BooleanField()
+    reason = models.TextField(help_text="the verdict in words, as the version's status reason gives it")
+    result = models.JSONField(help_text="the validation series' result document")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+
+    def __str__(self) -> str:
+        return f"validation of {self.version} in {self.game}: {'passed' if self.passed else 'failed'}"

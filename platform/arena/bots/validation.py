@@ -7,7 +7,9 @@ bot of its game (bots/watch/packages/random), then records the verdict with
 
 * the series completed and the version forfeited no game: ``active``;
 * the version forfeited a game: ``failed_validation``, and the owner reads
-  which game and why (``validation series: game 1: illegal_action: ...``).
+  which game, which of its moves and why (``validation series: game 1, its
+  move 3: illegal_action: ...``); the whole series is kept as a
+  :class:`ValidationRun` for the version's validation page.
 
 Whatever is not the version's fault leaves it in ``validating`` and raises,
 so the task (arena.bots.tasks) can try again: a
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.artifacts import archive_path
-from arena.bots.models import BotVersion
+from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from workers.botpkg import load_bot_package
 from workers.referee import SeriesSpec, TimeControl, run_series
@@ -73,7 +75,10 @@ def validate_version(version_id: int) -> BotVersion:
         return version  # already decided: a repeated task plays nothing
     reasons = []
     for game in validation_games(version):
-        ok, reason = verdict(play_validation_series(version, game))
+        document = play_validation_series(version, game)
+        ok, reason = verdict(document)
+        # Kept whole for the version's validation page: the games, their replays, its stderr.
+        ValidationRun.objects.create(version=version, game=game, passed=ok, reason=reason, result=document)
         if not ok:
             return mark_validation_result(version, False, f"{game}: {reason}")
         reasons.append(f"{game}: {reason}")
@@ -96,13 +101,22 @@ def play_validation_series(version: BotVersion, game: str) -> dict[str, Any]:
         return run_series(spec)  # the sandbox copies the bots, so the unpacked copy can go afterwards
 
 
+def forfeit_move(game: dict[str, Any], player: int) -> str:
+    """Return which of its moves ``player`` forfeited on, in words: "its move 3" (its first move is 1)."""
+    made = game.get("stats", {}).get(str(player), {}).get("moves") or 0
+    return f"its move {made + 1}"
+
+
 def verdict(document: dict[str, Any]) -> tuple[bool, str]:
     """Return (passed, reason) for a validation series' result document; raise ReferenceBotFailure if it forfeited."""
     for game in document["games"]:
         forfeit = game.get("forfeit")
         if forfeit is None:
             continue
-        where = f"validation series: game {game['index'] + 1}: {forfeit['reason']}: {forfeit['detail']}"
+        where = (
+            f"validation series: game {game['index'] + 1}, {forfeit_move(game, forfeit['player'])}: "
+            f"{forfeit['reason']}: {forfeit['detail']}"
+        )
         if forfeit["player"] == VERSION_PLAYER:
             return False, where
         raise ReferenceBotFailure(f"the reference bot forfeited, not the version under test ({where})")

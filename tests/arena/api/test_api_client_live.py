@@ -60,7 +60,7 @@ def test_upload_with_wait_shows_the_version_become_active(arena: Callable, owner
 def test_upload_with_wait_prints_why_validation_failed(arena: Callable, tmp_path: Path, capsys: Any) -> None:
     code, out, _ = arena("upload", str(crashing_bot(tmp_path)), "--bot", "crasher", "--wait", capsys=capsys)
     assert code == 1
-    assert "crasher v1: failed validation: watch: validation series: game 1" in out
+    assert "crasher v1: failed validation: watch: validation series: game 1, its move 1" in out
 
 
 def test_a_refused_archive_shows_the_servers_reason(arena: Callable, tmp_path: Path, capsys: Any) -> None:

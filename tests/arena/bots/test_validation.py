@@ -6,6 +6,7 @@ queues on commit plays the series in this process.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -57,8 +58,10 @@ def test_a_bot_answering_an_illegal_action_fails_with_the_forfeit_shown(
     validated = validate_version(version.pk)
 
     assert validated.status == Status.FAILED_VALIDATION
-    assert validated.status_reason.startswith("watch: validation series: game 1: illegal_action: ")
-    assert len(validated.status_reason) > len("validation series: game 1: illegal_action: ")
+    assert re.match(r"watch: validation series: game 1, its move \d+: illegal_action: \S", validated.status_reason)
+    (run,) = validated.validation_runs.all()  # the whole series is kept for the validation page
+    assert (run.game, run.passed, run.reason) == ("watch", False, validated.status_reason.removeprefix("watch: "))
+    assert run.result["games"][0]["forfeit"]["reason"] == "illegal_action"
 
 
 def test_a_bot_that_raises_at_import_fails_as_a_crash(
@@ -69,7 +72,7 @@ def test_a_bot_that_raises_at_import_fails_as_a_crash(
     validated = validate_version(version.pk)
 
     assert validated.status == Status.FAILED_VALIDATION
-    assert validated.status_reason.startswith("watch: validation series: game 1: crash: ")
+    assert validated.status_reason.startswith("watch: validation series: game 1, its move 1: crash: ")
     assert "exited with code 1" in validated.status_reason
 
 
@@ -98,7 +101,7 @@ def test_a_decided_version_plays_no_series_again(user: Any, artifact_dir: Path, 
 
 def test_a_forfeit_by_the_reference_bot_is_retried_not_blamed() -> None:
     game = {"index": 1, "forfeit": {"player": 1, "reason": "decision_timeout", "detail": "no answer within 2000 ms"}}
-    with pytest.raises(ReferenceBotFailure, match="game 2: decision_timeout"):
+    with pytest.raises(ReferenceBotFailure, match="game 2, its move 1: decision_timeout"):
         verdict({"games": [{"index": 0, "forfeit": None}, game]})
 
 
@@ -142,4 +145,4 @@ def test_a_bot_of_both_games_must_pass_both(
     (source / "bot.toml").write_text('name = "my-bot"\nentry = "main.py"\ngames = ["watch", "watch_race"]\n')
     validated = validate_version(submitted(user, source).pk)
     assert validated.status == Status.FAILED_VALIDATION
-    assert validated.status_reason.startswith("watch_race: validation series: game 1: ")
+    assert validated.status_reason.startswith("watch_race: validation series: game 1, its move 1: ")

@@ -19,6 +19,7 @@ from arena.web.access import owns_or_staff
 from arena.web.charts import RatingPoint, rating_chart
 from arena.web.headtohead import head_to_head
 from arena.web.paging import page_of
+from arena.web.version_state import version_states
 from arena.web.views.home import seats_prefetch
 
 SERIES_PER_PAGE = 20
@@ -44,6 +45,9 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     the_bot = get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
     private = owns_or_staff(request.user, the_bot)
     versions = list(the_bot.versions.order_by("-number"))
+    states = version_states(versions)
+    for version in versions:
+        version.state_lines = states[version.pk]  # type: ignore[attr-defined]
     ratings = (
         Rating.objects.filter(version__bot=the_bot)
         .select_related("season", "version")

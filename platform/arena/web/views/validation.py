@@ -1,0 +1,47 @@
+"""A version's validation series: its games with replays, the verdict, and the version's stderr for its owner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from arena.bots.models import BotVersion
+from arena.bots.validation import VERSION_PLAYER
+from arena.web.access import owns_or_staff
+from arena.web.views.series import game_view, score_view
+
+REFERENCE_NAME = "the reference random bot"
+
+
+def run_view(run: Any, version_name: str, private: bool) -> dict[str, Any]:
+    """Return one validation run as the page shows it; the version's stderr only when ``private``."""
+    document = run.result
+    names = [REFERENCE_NAME] * len(document.get("players", [None, None]))
+    names[VERSION_PLAYER] = version_name
+    log = None
+    if private:
+        log = next((e for e in document.get("stderr", []) if e.get("player") == VERSION_PLAYER), None)
+    games = [game_view(document, game, names) for game in document.get("games", [])]
+    for game in games:  # one page may show several runs: each replay needs its own element id
+        game["viewer"]["script_id"] = f"replay-{run.pk}-{game['number']}"
+    return {
+        "run": run,
+        "games": games,
+        "score": score_view(document, names),
+        "log": log,
+    }
+
+
+def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
+    """Show version ``number`` of bot ``bot_id``'s validation series, one per game it plays."""
+    version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), bot_id=bot_id, number=number)
+    private = owns_or_staff(request.user, version.bot)
+    name = f"{version.bot.name} v{version.number}"
+    runs = [run_view(run, name, private) for run in version.validation_runs.all()]
+    return render(
+        request,
+        "web/validation.html",
+        {"version": version, "bot": version.bot, "name": name, "runs": runs, "private": private},
+    )
