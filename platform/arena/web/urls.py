@@ -10,6 +10,7 @@ from arena.web.views import accounts, bots, home, seasons, series, validation
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home.home, name="home"),
     path("seasons/<int:season_id>/", seasons.season, name="season"),
+    path("seasons/<int:season_id>/live/", seasons.season_live, name="season-live"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("bots/<int:bot_id>/versions/<int:number>/download/", bots.version_download, name="bot-version-download"),
     path("bots/<int:bot_id>/versions/<int:number>/validation/", validation.validation, name="bot-version-validation"),

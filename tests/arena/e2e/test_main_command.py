@@ -4,8 +4,13 @@
 ``var/`` (SQLite, no broker: the embedded default). In a real browser a new
 user signs up and uploads the Watch starter kit; the bot is validated, and
 with nothing else done by the test the served site's own ladder plays it:
-within a few minutes it has played at least five series and is on the
-season's leaderboard with a rating. Ctrl-C then stops the command cleanly.
+within a few minutes its series appear in the season page's live part
+(which refreshes by itself), it has played at least five series and is on
+the season's leaderboard with a rating. Ctrl-C then stops the command
+cleanly.
+
+A second test uploads a starter bot that crashes: its owner follows the bot
+page's link to the validation series and reads the traceback there.
 """
 
 from __future__ import annotations
@@ -139,6 +144,9 @@ def test_the_served_site_plays_an_uploaded_bot_by_itself(
     page.get_by_role("link", name=re.compile(r"^Demo season \d")).first.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Demo season")
     season_url = page.url
+    # The live part of the season page moves by itself: doras-bot's series show up without a reload.
+    expect(page.locator("section#live")).to_contain_text("doras-bot", timeout=120_000)
+    screenshot(page, "season-live")  # type: ignore[operator]
     row: dict[str, str] = {}
     while time.monotonic() < deadline:
         row = leaderboard_row(page, "doras-bot")
@@ -153,3 +161,33 @@ def test_the_served_site_plays_an_uploaded_bot_by_itself(
 
     assert main_command.interrupt() == 0, main_command.output()[-3000:]
     assert "Stopped;" in main_command.output()
+
+
+CRASH = "raise RuntimeError('my model file is missing')\n"
+
+
+def test_a_crashing_bots_owner_reads_the_traceback_on_the_validation_page(
+    page: Page, main_command: MainCommand, tmp_path: Path, screenshot: object
+) -> None:
+    archive = tmp_path / "crasher.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(STARTER / "bot.toml", arcname="bot.toml")
+        main = tmp_path / "main.py"
+        main.write_text(CRASH)  # the kit's manifest, an entry point that raises at start
+        tar.add(main, arcname="main.py")
+    main_command.wait_serving()
+    sign_up(page, main_command.url, "eve")
+    upload(page, "eves-bot", archive)
+    deadline = time.monotonic() + CLIMB_TIMEOUT_S
+    while version_status(page) == "validating" and time.monotonic() < deadline:
+        time.sleep(1)
+        page.reload()
+    assert version_status(page) == "failed validation", page.inner_text("body")
+    expect(page.get_by_text("Failed its validation series")).to_be_visible()
+    page.get_by_role("link", name="Validation series").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Validation of eves-bot v1")
+    expect(page.get_by_text("validation series: game 1, its move 1: crash:").first).to_be_visible()
+    log = page.locator("pre.log").first
+    expect(log).to_contain_text("Traceback (most recent call last)")
+    expect(log).to_contain_text("RuntimeError: my model file is missing")
+    screenshot(page, "validation-series")  # type: ignore[operator]

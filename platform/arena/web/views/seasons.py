@@ -1,4 +1,4 @@
-"""The season leaderboard: sortable, paginated, fast on tens of thousands of ratings."""
+"""The season page: its leaderboard (sortable, paginated, fast on tens of thousands of ratings) and its live queue."""
 
 from __future__ import annotations
 
@@ -7,15 +7,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, Window
+from django.db.models import Count, F, Window
 from django.db.models.functions import Rank, RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from arena.ratings.models import Rating, RatingHistory
 from arena.seasons.models import Season
+from arena.series.models import Series, SeriesState
 from arena.web.paging import page_of
-from arena.web.views.home import game_titles
+from arena.web.views.home import game_titles, seats_prefetch
 
 PER_PAGE = 50
 #: The trend is the change of μ − 3σ over a version's last this-many rating rows.
@@ -179,5 +180,35 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
             "sort": sort,
             "notices": [n for n in (sort_notice, page_notice) if n],
             "trend_rows": TREND_ROWS,
+            **{f"live_{key}": value for key, value in live_context(the_season).items()},
         },
     )
+
+
+#: Series the live section lists: those queued or being played, and the latest finished.
+LIVE_QUEUE_SHOWN = 20
+LIVE_RECENT_SHOWN = 10
+
+
+def live_context(the_season: Season) -> dict[str, Any]:
+    """Return what the live section of a season page shows: its queue (with counts) and its latest results."""
+    series = Series.objects.filter(season=the_season).select_related("season").prefetch_related(seats_prefetch())
+    pending = series.filter(state__in=[SeriesState.QUEUED, SeriesState.RUNNING])
+    counts = dict(pending.order_by().values_list("state").annotate(n=Count("pk")))
+    finished = series.filter(state__in=[SeriesState.DONE, SeriesState.FAILED]).order_by("-finished_at", "-pk")
+    return {
+        "season": the_season,
+        "queued": counts.get(SeriesState.QUEUED, 0),
+        "running": counts.get(SeriesState.RUNNING, 0),
+        "queue": list(pending.order_by("pk")[:LIVE_QUEUE_SHOWN]),
+        "recent": list(finished[:LIVE_RECENT_SHOWN]),
+        "refreshes": the_season.status == Season.Status.RUNNING,
+    }
+
+
+def season_live(request: HttpRequest, season_id: int) -> HttpResponse:
+    """Send the live section of a season page alone: the page's script swaps it in every few seconds."""
+    the_season = get_object_or_404(Season, pk=season_id)
+    response = render(request, "web/_season_live.html", live_context(the_season))
+    response["Cache-Control"] = "no-store"
+    return response
