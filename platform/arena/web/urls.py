@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, path
 
-from arena.web.views import accounts, bots, home, seasons, series, validation
+from arena.web.views import accounts, bots, forfeits, home, seasons, series, validation
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home.home, name="home"),
@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("bots/<int:bot_id>/versions/<int:number>/download/", bots.version_download, name="bot-version-download"),
     path("bots/<int:bot_id>/versions/<int:number>/validation/", validation.validation, name="bot-version-validation"),
+    path("bots/<int:bot_id>/versions/<int:number>/forfeits/", forfeits.version_forfeits, name="bot-version-forfeits"),
     path("series/<int:series_id>/", series.series, name="series"),
     path("series/<int:series_id>/replay.json", series.series_replay, name="series-replay"),
     path("series/<int:series_id>/log/<int:player>/", series.series_log, name="series-log"),
