@@ -141,6 +141,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "arena.web.context.notices",
             ],
         },
     },
@@ -214,6 +215,22 @@ STATIC_ROOT = VAR_DIR / "static"
 # Content-addressed store of uploaded bot archives (bots/<sha[:2]>/<sha>.<ext>);
 # match workers fetch from it and check the sha256.
 ARENA_ARTIFACT_DIR = Path(os.getenv("ARENA_ARTIFACT_DIR", str(VAR_DIR / "artifacts")))
+
+# Owners' e-mail (arena/bots/notices.py): printed to the console by default; SMTP when
+# ARENA_EMAIL_HOST is set (docker-compose.yml passes it through). ARENA_SITE_URL makes the
+# links in the mails absolute.
+ARENA_SITE_URL = os.getenv("ARENA_SITE_URL", "http://127.0.0.1:8000")
+DEFAULT_FROM_EMAIL = os.getenv("ARENA_EMAIL_FROM", "Watch Arena <arena@localhost>")
+if os.getenv("ARENA_EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["ARENA_EMAIL_HOST"]
+    EMAIL_PORT = envint("ARENA_EMAIL_PORT", "587")
+    EMAIL_HOST_USER = os.getenv("ARENA_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.getenv("ARENA_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = envbool("ARENA_EMAIL_USE_TLS", "True")
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 # Celery (arena/celeryconf.py). No broker: every task runs in-process, which is
 # the embedded default; production sets ARENA_BROKER_URL to Redis.

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import kombu.pools
 import pytest
 import redis
 from celery import Celery
@@ -177,6 +178,9 @@ def platform_app() -> Iterator[Celery]:
         app.amqp._producer_pool = None
         app._backend_cache = None  # the result backend of the old settings, cached either here ...
         app._local.__dict__.pop("backend", None)  # ... or per thread
+        # kombu's process-wide producer pools, keyed by connection URL, still hold the pools just
+        # closed: the next eager task (memory://) would acquire from a closed pool.
+        kombu.pools.reset()
 
     app.conf.update(changes)
     reset_pools()

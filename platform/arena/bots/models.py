@@ -152,3 +152,22 @@ class ValidationRun(models.Model):
 
     def __str__(self) -> str:
         return f"validation of {self.version} in {self.game}: {'passed' if self.passed else 'failed'}"
+
+
+class Notice(models.Model):
+    """A message to a bot's owner about one of their versions (failed validation, disabled), shown on the site."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="notices")
+    version = models.ForeignKey(BotVersion, models.CASCADE, related_name="notices", null=True, blank=True)
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    url = models.CharField(max_length=300, blank=True, help_text="the page that shows more, on this site")
+    created = models.DateTimeField(auto_now_add=True)
+    read = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("-created", "-id")
+        indexes = (models.Index(fields=["user", "read"], name="notice_user_read"),)
+
+    def __str__(self) -> str:
+        return f"to {self.user}: {self.subject}"

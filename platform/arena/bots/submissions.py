@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from arena.bots import signals
+from arena.bots import notices, signals
 from arena.bots.artifacts import pack_directory, store_archive
 from arena.bots.models import BOT_NAME_REGEX, Bot, BotVersion
 from workers.botpkg import MAX_ARCHIVE_BYTES, BotPackage, BotPackageError, archive_kind, load_bot_package
@@ -137,6 +137,7 @@ def mark_validation_result(version: BotVersion, ok: bool, reason: str) -> BotVer
             )
         if not ok:
             current.status, current.status_reason = Status.FAILED_VALIDATION, reason
+            notices.validation_failed(current, reason)
         elif current.bot.versions.filter(number__gt=current.number, status=Status.ACTIVE).exists():
             current.status = Status.RETIRED
             current.status_reason = f"passed validation after a newer version became active ({reason})"

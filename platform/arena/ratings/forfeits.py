@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.bots import notices
 from arena.bots.models import BotVersion
 from arena.seasons.models import SeasonEntry
 
@@ -38,4 +39,5 @@ def disable_for_forfeits(version_id: int, reason: str) -> bool:
     )
     if updated:
         SeasonEntry.objects.filter(version_id=version_id, active=True).update(active=False)
+        notices.version_disabled(BotVersion.objects.select_related("bot").get(pk=version_id), reason)
     return bool(updated)

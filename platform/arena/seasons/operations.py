@@ -31,7 +31,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from arena.bots import signals
+from arena.bots import notices, signals
 from arena.bots.models import Bot, BotVersion
 from arena.seasons.models import FinalStanding, Season, SeasonEntry, SeasonTransitionError
 
@@ -144,6 +144,7 @@ def disable_version(version: BotVersion, reason: str) -> BotVersion:
         current = _locked(version)
         _set_status(current, VersionStatus.DISABLED, reason)
         SeasonEntry.objects.filter(version=current, active=True).update(active=False)
+        notices.version_disabled(current, reason)
     return current
 
 

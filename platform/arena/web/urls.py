@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, path
 
-from arena.web.views import accounts, bots, forfeits, home, seasons, series, validation
+from arena.web.views import accounts, bots, forfeits, home, notices, seasons, series, validation
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home.home, name="home"),
@@ -22,5 +22,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("account/login/", accounts.login_view, name="login"),
     path("account/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/bots/", accounts.my_bots, name="my-bots"),
+    path("account/notices/", notices.notices, name="notices"),
     path("account/upload/", accounts.upload, name="upload"),
 ]
