@@ -63,3 +63,9 @@ def test_the_proxy_serves_static_files_and_passes_the_rest_to_gunicorn() -> None
     assert "$$remote_addr" in site
     assert "$remote_addr" not in site.replace("$$", "")
     assert "client_max_body_size 21m;" in site  # bot archives go up to 20 MB
+
+
+def test_every_service_comes_back_by_itself_after_it_dies() -> None:
+    # The second line of defence after each process's own reconnection (docs/operations.md).
+    for name, service in COMPOSE["services"].items():
+        assert service.get("restart") == "unless-stopped", name

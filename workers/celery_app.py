@@ -23,7 +23,10 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import worker_ready
 from kombu import Queue
+
+from workers import kombu_fixes
 
 MATCHES_QUEUE = "matches"
 PLATFORM_QUEUE = "platform"
@@ -56,8 +59,23 @@ def configure(app: Celery, broker_url: str, result_backend: str | None = None) -
         task_routes={"arena.run_series": {"queue": MATCHES_QUEUE}},
         worker_hijack_root_logger=False,
         broker_connection_retry_on_startup=True,
+        # A broker that restarts is waited for, however long it takes, never given up on.
+        broker_connection_retry=True,
+        broker_connection_max_retries=None,
     )
+    kombu_fixes.install()
     return app
+
+
+@worker_ready.connect
+def _flush_outbox(sender: object = None, **_: object) -> None:
+    """Publish the results an earlier run of this worker kept while the broker was away."""
+    from workers.delivery import flush_outbox
+    from workers.tasks import CACHE_DIR
+
+    app = getattr(sender, "app", None)
+    if app is not None and not app.conf.task_always_eager:
+        flush_outbox(app, CACHE_DIR)
 
 
 app = configure(

@@ -24,6 +24,7 @@ from typing import Any
 from celery import shared_task
 
 import engines
+from workers import delivery
 from workers.botpkg import BotPackage, file_sha256, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits
@@ -94,17 +95,31 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
 
 @shared_task(
     name="arena.run_series",
+    bind=True,
     autoretry_for=(SandboxFailure, ArtifactError),
     retry_backoff=5,
     retry_backoff_max=300,
     max_retries=5,
 )
-def run_series_task(spec: dict[str, Any]) -> dict[str, Any]:
-    """Run the series ``spec`` describes; return ``{"series_id", "result", "replay"}``."""
-    document = run_series(spec_from_json(spec))
+def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    """Run the series ``spec`` describes; return ``{"series_id", "result", "replay"}``.
+
+    With ``"deliver": true`` in the spec (the platform sends that with a broker)
+    the worker publishes the result to the platform itself, keeping it in its
+    outbox if the broker refuses (workers/delivery.py); while it plays, it holds
+    the series' lease.
+    """
+    broker = "" if self.app.conf.task_always_eager else str(self.app.conf.broker_url or "")
+    if spec.get("deliver") and broker:
+        delivery.flush_outbox(self.app, CACHE_DIR)
+    with delivery.lease(broker, spec.get("series_id")):
+        document = run_series(spec_from_json(spec))
     replay = spec.get("replay_to")
     if replay:
         path = archive_path(replay)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_replay(document, path)
-    return {"series_id": spec.get("series_id"), "result": document, "replay": replay}
+    outcome = {"series_id": spec.get("series_id"), "result": document, "replay": replay}
+    if spec.get("deliver") and broker:
+        delivery.deliver(self.app, outcome, CACHE_DIR)
+    return outcome

@@ -17,7 +17,9 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import task_prerun
 from django.conf import settings
+from django.db import close_old_connections
 from kombu import Queue
 
 from workers.celery_app import MATCHES_QUEUE, PLATFORM_QUEUE, configure
@@ -38,3 +40,21 @@ app.conf.update(
 # a worker process keeps its connection for 2 x 1000 tasks, checked like a web request's.
 app.conf["CELERY_DB_REUSE_MAX"] = 1000
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+def _check_database_connections(sender: object = None, **_: object) -> None:
+    """Before every task, let Django drop a connection that broke or aged out (as before every web request).
+
+    With CELERY_DB_REUSE_MAX, Celery's Django fixup never calls
+    ``close_old_connections``, so after a PostgreSQL restart the worker kept
+    reusing the dead connection and every task failed until an operator
+    restarted it. This marks each connection for a health check
+    (``CONN_HEALTH_CHECKS``) at its next use: a ``SELECT 1`` when the task
+    first touches the database, and a fresh connection if that fails. Tasks
+    run in-process (eager) leave the caller's connection alone: it may be in
+    the middle of a transaction.
+    """
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    close_old_connections()

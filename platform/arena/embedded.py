@@ -58,6 +58,11 @@ def send(signature: Any) -> None:
         signature.apply_async()
 
 
+def is_running() -> bool:
+    """True while an embedded ladder takes this process's tasks."""
+    return _running is not None and _running.accepting
+
+
 def default_workers() -> int:
     """Return the pool size: the cores this process may run on."""
     return max(1, len(os.sched_getaffinity(0)))

@@ -245,6 +245,9 @@ CELERY_BEAT_SCHEDULE = {
         "kwargs": {"slots_per_season": ARENA_MATCHMAKER_SLOTS},
     },
     "sweep-overdue-series": {"task": "arena.sweep_overdue_series", "schedule": 60},
+    # Series a broker restart, a dead worker or a failed publish lost: found in Redis's queues, its
+    # unacked hash and the workers' leases, or sent again (arena/matchmaking/inventory.py).
+    "resend-lost-series": {"task": "arena.resend_lost_series", "schedule": 20},
     "apply-pending-results": {"task": "arena.apply_pending_results", "schedule": 30},
     "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
 }

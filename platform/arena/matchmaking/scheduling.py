@@ -11,6 +11,7 @@ a worker gets is self-contained (workers/tasks.py).
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -89,17 +90,33 @@ def series_spec(series: Series) -> dict[str, Any]:
 
 
 def enqueue(series: Series) -> None:
-    """Send ``series`` to the match workers, its result to the platform queue (or both to the embedded pool)."""
-    from arena.embedded import send
+    """Send ``series`` to the match workers; its result comes back to the platform queue.
+
+    With a broker the worker publishes the result itself (``"deliver"``, which
+    keeps it in the worker's outbox when the broker refuses: workers/delivery.py)
+    and the message's task id names the series (``series-<id>-<nonce>``), which
+    is how the inventory (arena.matchmaking.inventory) finds it in Redis. In
+    process (the embedded default, tests) it is the chain of the two tasks.
+    """
+    from arena.embedded import is_running, send
     from arena.series.tasks import record_series_result_task
     from workers.tasks import run_series_task
 
-    send(
-        chain(
-            run_series_task.s(series_spec(series)).set(queue="matches"),
-            record_series_result_task.s().set(queue="platform"),
+    spec = series_spec(series)
+    if run_series_task.app.conf.task_always_eager or is_running():
+        send(
+            chain(
+                run_series_task.s(spec).set(queue="matches"),
+                record_series_result_task.s().set(queue="platform"),
+            )
         )
-    )
+        return
+    run_series_task.apply_async((dict(spec, deliver=True),), queue="matches", task_id=series_task_id(series.pk))
+
+
+def series_task_id(series_id: int) -> str:
+    """Return a fresh task id naming series ``series_id``: each sending of a series is its own message."""
+    return f"series-{series_id}-{uuid.uuid4().hex[:12]}"
 
 
 def schedule_round(

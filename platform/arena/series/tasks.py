@@ -5,11 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from celery import current_app, shared_task
+from django.db import InterfaceError, OperationalError
 
 from arena.seasons.models import Season
 
+#: A result that meets the database down (a restart, a failover) waits and tries again, for about
+#: half an hour; it is never dropped on the first error.
+DATABASE_DOWN = (OSError, OperationalError, InterfaceError)
 
-@shared_task(name="arena.record_series_result", autoretry_for=(OSError,), retry_backoff=2, max_retries=10)
+
+@shared_task(
+    name="arena.record_series_result",
+    autoretry_for=DATABASE_DOWN,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=40,
+)
 def record_series_result_task(outcome: dict[str, Any]) -> bool:
     """Take a match worker's ``{"series_id", "result"}`` exactly once; False if it was already taken.
 
@@ -61,3 +72,11 @@ def apply_pending_results_task() -> int:
     from arena.series.recording import apply_all_pending
 
     return apply_all_pending()
+
+
+@shared_task(name="arena.resend_lost_series")
+def resend_lost_series_task() -> list[int]:
+    """Send again the queued series Redis no longer holds anywhere (arena.matchmaking.inventory); return their ids."""
+    from arena.matchmaking.inventory import resend_lost
+
+    return resend_lost()

@@ -1,0 +1,150 @@
+"""The inventory: a queued series that Redis holds nowhere is sent again, with its seed, within a minute.
+
+Against real Redis (its own database index): series are sent as the platform
+sends them with a broker, then lost the ways production loses them: the
+queue emptied (Redis restarted without persistence), a message left in the
+unacked hash by a worker that died, a lease that expired.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import kombu.pools
+import pytest
+import redis
+from django.utils import timezone
+
+from arena.matchmaking.inventory import LEASE_PREFIX, read_inventory, resend_lost, series_of
+from arena.matchmaking.scheduling import SERIES_DEADLINE
+from arena.series.models import Series, SeriesSeat, SeriesState
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIS_URL = "redis://127.0.0.1:6379/10"
+NO_GRACE = timedelta(0)
+
+
+@pytest.fixture
+def broker(settings: Any) -> Iterator[redis.Redis]:
+    """The platform's Celery app sending through this test's Redis database, emptied before and after."""
+    from arena.celeryconf import app
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.flushdb()
+    except redis.ConnectionError as exc:
+        pytest.fail(f"Redis must run on 127.0.0.1:6379 (.ci/setup --services starts it): {exc}")
+    changes = {"broker_url": REDIS_URL, "task_always_eager": False}
+    saved = {key: app.conf.get(key) for key in changes}
+    settings.CELERY_BROKER_URL = REDIS_URL
+
+    def reset() -> None:
+        if app._pool is not None:
+            app._pool.force_close_all()
+        app._pool = None
+        app.amqp._producer_pool = None
+        kombu.pools.reset()
+
+    app.conf.update(changes)
+    reset()
+    yield client
+    reset()
+    app.conf.update(saved)
+    client.flushdb()
+
+
+def sent_series(make_version: Any, season: Any, minutes_ago: float = 5) -> Series:
+    """A queued series as the matchmaker leaves it, sent ``minutes_ago`` (its deadline counts from then)."""
+    from arena.matchmaking.scheduling import enqueue
+
+    sent = timezone.now() - timedelta(minutes=minutes_ago)
+    series = Series.objects.create(season=season, seed=77, deadline=sent + SERIES_DEADLINE)
+    for seat, name in enumerate(("alpha", "beta")):
+        SeriesSeat.objects.create(series=series, seat=seat, version=make_version(name))
+    enqueue(series)
+    return series
+
+
+def queued_ids(client: redis.Redis) -> list[int]:
+    return [series_of(raw) for raw in client.lrange("matches", 0, -1)]
+
+
+def test_a_series_waiting_in_the_queue_is_left_alone(broker: redis.Redis, make_version: Any, season: Any) -> None:
+    series = sent_series(make_version, season)
+    assert queued_ids(broker) == [series.pk]
+    assert resend_lost(grace=NO_GRACE) == []
+    assert queued_ids(broker) == [series.pk]
+
+
+def test_a_series_lost_with_the_queue_is_sent_again_with_its_seed(
+    broker: redis.Redis, make_version: Any, season: Any
+) -> None:
+    series = sent_series(make_version, season)
+    broker.delete("matches")  # Redis restarted without persistence
+    assert resend_lost(grace=NO_GRACE) == [series.pk]
+    (raw,) = broker.lrange("matches", 0, -1)
+    assert series_of(raw) == series.pk
+    series.refresh_from_db()
+    assert series.state == SeriesState.QUEUED
+    assert series.deadline > timezone.now() + SERIES_DEADLINE - timedelta(minutes=1)  # sent just now
+    assert resend_lost(grace=timedelta(seconds=30)) == []  # held again: not sent a third time
+
+
+def test_a_leased_series_is_being_played_and_left_alone(broker: redis.Redis, make_version: Any, season: Any) -> None:
+    series = sent_series(make_version, season)
+    broker.delete("matches")
+    broker.set(f"{LEASE_PREFIX}{series.pk}", "worker-1:42", ex=45)  # a worker plays it
+    assert resend_lost(grace=NO_GRACE) == []
+    broker.delete(f"{LEASE_PREFIX}{series.pk}")  # the lease expired: the worker died
+    assert resend_lost(grace=NO_GRACE) == [series.pk]
+
+
+def test_a_message_a_dead_worker_left_unacknowledged_is_sent_again(
+    broker: redis.Redis, make_version: Any, season: Any
+) -> None:
+    series = sent_series(make_version, season)
+    raw = broker.lpop("matches")
+    # As kombu's Redis QoS keeps a delivered message: [payload, exchange, routing key], indexed by time.
+    broker.hset("unacked", "tag-1", json.dumps([json.loads(raw), "", "matches"]))
+    broker.zadd("unacked_index", {"tag-1": timezone.now().timestamp() - 120})
+    inventory = read_inventory(broker, grace_s=30)
+    assert series.pk in inventory.taken
+    assert resend_lost(grace=NO_GRACE) == [series.pk]
+
+
+def test_a_message_taken_moments_ago_counts_as_waiting(broker: redis.Redis, make_version: Any, season: Any) -> None:
+    series = sent_series(make_version, season)
+    raw = broker.lpop("matches")
+    broker.hset("unacked", "tag-2", json.dumps([json.loads(raw), "", "matches"]))
+    broker.zadd("unacked_index", {"tag-2": timezone.now().timestamp()})
+    assert series.pk in read_inventory(broker, grace_s=30).waiting
+    assert resend_lost(grace=timedelta(seconds=30)) == []  # sent 5 minutes ago, taken just now
+
+
+def test_a_series_sent_within_the_grace_is_left_alone(broker: redis.Redis, make_version: Any, season: Any) -> None:
+    sent_series(make_version, season, minutes_ago=0)
+    broker.delete("matches")
+    assert resend_lost(grace=timedelta(seconds=30)) == []
+
+
+def test_done_and_cancelled_series_are_never_sent(broker: redis.Redis, make_version: Any, season: Any) -> None:
+    done = sent_series(make_version, season)
+    Series.objects.filter(pk=done.pk).update(state=SeriesState.DONE)
+    broker.delete("matches")
+    assert resend_lost(grace=NO_GRACE) == []
+
+
+def test_without_redis_there_is_nothing_to_lose(settings: Any) -> None:
+    settings.CELERY_BROKER_URL = ""
+    assert resend_lost(grace=NO_GRACE) == []
+
+
+@pytest.mark.parametrize(
+    "raw", [b"not json", b"{}", json.dumps({"headers": {"id": 5}}), json.dumps({"headers": {"id": "x-1-2"}})]
+)
+def test_foreign_or_broken_messages_name_no_series(raw: Any) -> None:
+    assert series_of(raw) is None

@@ -1,0 +1,141 @@
+"""PostgreSQL and Redis servers of a test's own, on free ports, that the test may restart at will.
+
+The suite's shared servers (5432, 6379) are never restarted: other tests and
+other users of the machine rely on them. These start from nothing in a
+temporary directory (PostgreSQL's cluster belongs to the ``postgres`` user,
+as initdb refuses root) and are stopped and removed afterwards.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"nothing listens on port {port} after {timeout_s:.0f} s")
+
+
+class OwnRedis:
+    """A redis-server without persistence on a free port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def restart(self, down_s: float = 1.0) -> None:
+        """Kill the server (everything in it is lost: no persistence), wait ``down_s``, start it again."""
+        self.stop()
+        time.sleep(down_s)
+        self.start()
+
+
+def postgres_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    if not found:
+        pytest.fail(f"PostgreSQL's {name} is missing: run `bash .ci/setup --services`")
+    return found[-1]
+
+
+class OwnPostgres:
+    """A PostgreSQL cluster of the test's own (trust authentication, fsync off) on a free port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.directory = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+        shutil.chown(self.directory, "postgres", "postgres")
+        self.data = self.directory / "data"
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/arena"
+
+    def _as_postgres(self, *command: str) -> None:
+        # Output to a file, never a pipe: the server pg_ctl starts would hold a pipe open for ever.
+        output = self.directory / "commands.log"
+        with output.open("ab") as sink:
+            result = subprocess.run(
+                ["runuser", "-u", "postgres", "--", *command], stdout=sink, stderr=sink, timeout=120, check=False
+            )
+        if result.returncode:
+            log = (self.directory / "log").read_text() if (self.directory / "log").exists() else ""
+            pytest.fail(f"{' '.join(command)} failed:\n{output.read_text()[-2000:]}\n{log[-2000:]}")
+
+    def start(self) -> None:
+        if not self.data.exists():
+            self._as_postgres(postgres_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "-N")
+        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._as_postgres(
+            postgres_bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.directory / "log"),
+            "-w",
+            "start",
+        )
+
+    def create_database(self, name: str = "arena") -> None:
+        self._as_postgres(postgres_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), name)
+
+    def restart(self, mode: str = "fast") -> None:
+        """Restart the server: ``fast`` (clients told to go) or ``immediate`` (as a crash)."""
+        self._as_postgres(
+            postgres_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.directory / "log"), "-m", mode, "-w", "restart"
+        )
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            subprocess.run(
+                ["runuser", "-u", "postgres", "--", postgres_bin("pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                 "-w", "stop"],
+                capture_output=True, timeout=60, check=False,
+            )  # fmt: skip
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def service_environment(**values: str) -> dict[str, str]:
+    """This process's environment without the project's own settings, plus ``values``."""
+    repo = Path(__file__).resolve().parents[2]
+    base = {
+        key: value
+        for key, value in os.environ.items()
+        if not (key.startswith(("ARENA_", "PG", "CELERY", "DJANGO_")) or "DATABASE" in key)
+    }
+    base["PYTHONPATH"] = os.pathsep.join([str(repo), str(repo / "platform")])
+    base.update(values)
+    return base
