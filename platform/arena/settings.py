@@ -238,6 +238,10 @@ CELERY_BROKER_URL = os.getenv("ARENA_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.getenv("ARENA_RESULT_BACKEND") or None
 ARENA_MATCHMAKER_INTERVAL_S = envint("ARENA_MATCHMAKER_INTERVAL_S", "10")
 ARENA_MATCHMAKER_SLOTS = envint("ARENA_MATCHMAKER_SLOTS", "4")
+#: The bearer token a Prometheus scraper sends for /ops/metrics (empty: staff sessions only).
+ARENA_METRICS_TOKEN = os.getenv("ARENA_METRICS_TOKEN", "")
+#: A queued series Redis holds nowhere for this long after it was sent is sent again.
+ARENA_LOST_GRACE_S = envint("ARENA_LOST_GRACE_S", "30")
 CELERY_BEAT_SCHEDULE = {
     "matchmake": {
         "task": "arena.matchmake",
@@ -247,7 +251,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-series": {"task": "arena.sweep_overdue_series", "schedule": 60},
     # Series a broker restart, a dead worker or a failed publish lost: found in Redis's queues, its
     # unacked hash and the workers' leases, or sent again (arena/matchmaking/inventory.py).
-    "resend-lost-series": {"task": "arena.resend_lost_series", "schedule": 20},
+    "resend-lost-series": {"task": "arena.resend_lost_series", "schedule": envint("ARENA_RESEND_INTERVAL_S", "20")},
     "apply-pending-results": {"task": "arena.apply_pending_results", "schedule": 30},
     "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
 }

@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 #: A series sent less than this long ago may be between the platform and Redis, or between a
 #: worker's fetch and its lease: left alone.
-LOST_GRACE = timedelta(seconds=30)
+LOST_GRACE = timedelta(seconds=settings.ARENA_LOST_GRACE_S)
 MATCHES_QUEUE = "matches"
 UNACKED_KEY = "unacked"
 UNACKED_INDEX_KEY = "unacked_index"
@@ -136,7 +136,7 @@ def resend_lost(now: Any = None, grace: timedelta = LOST_GRACE) -> list[int]:
                 continue
             series.deadline = now + SERIES_DEADLINE
             series.save(update_fields=["deadline"])
-            transaction.on_commit(lambda series=series: enqueue(series))
+            transaction.on_commit(lambda series=series: enqueue(series), robust=True)
         resent.append(series_id)
     if resent:
         logger.warning("resent %d series the broker no longer held: %s", len(resent), resent)

@@ -161,6 +161,6 @@ def sweep_overdue(now: Any = None) -> tuple[int, int]:
                 series.state = SeriesState.QUEUED
                 series.deadline = now + SERIES_DEADLINE
                 requeued += 1
-                transaction.on_commit(lambda series=series: enqueue(series))
+                transaction.on_commit(lambda series=series: enqueue(series), robust=True)
             series.save(update_fields=["state", "attempts", "deadline", "finished_at", "failure_reason"])
     return requeued, failed

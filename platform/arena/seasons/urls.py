@@ -8,4 +8,5 @@ from arena.seasons import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("ops/", views.ops, name="ops"),
+    path("ops/metrics", views.metrics, name="ops-metrics"),
 ]

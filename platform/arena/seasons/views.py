@@ -6,14 +6,23 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from arena.seasons.status import collect_status, format_duration
+from arena.seasons.status import (
+    collect_status,
+    format_duration,
+    oldest_outstanding,
+    queue_depths,
+    series_per_minute,
+)
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -46,3 +55,61 @@ def ops(request: HttpRequest) -> HttpResponse:
         "validation_wait": format_duration(status["awaiting_validation"]["oldest_seconds"]),
     }
     return render(request, "seasons/ops.html", context)
+
+
+@require_safe
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """The pipeline's figures in Prometheus's text format, for a scraper with ARENA_METRICS_TOKEN, or staff.
+
+    A scraper sends ``Authorization: Bearer <token>``; with no token configured
+    only a signed-in staff user may read them. Workers are not asked (that
+    waits for their replies); everything else ``/ops/`` shows is here.
+    """
+    token = settings.ARENA_METRICS_TOKEN
+    sent = request.headers.get("Authorization", "")
+    by_token = bool(token) and constant_time_compare(sent, f"Bearer {token}")
+    if not by_token and not (request.user.is_authenticated and request.user.is_staff):
+        return HttpResponse("metrics need a bearer token (ARENA_METRICS_TOKEN) or a staff login\n", status=401,
+                            content_type="text/plain; charset=utf-8")  # fmt: skip
+    return HttpResponse(prometheus_text(), content_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+def prometheus_text() -> str:
+    """Return the figures as Prometheus exposition text."""
+    from django.db.models import Count
+
+    from arena.series.models import PendingResult, Series, SeriesState
+
+    now = timezone.now()
+    lines: list[str] = []
+
+    def metric(name: str, kind: str, help_text: str, samples: list[tuple[str, float]]) -> None:
+        lines.extend([f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"])
+        lines.extend(f"{name}{labels} {value:g}" for labels, value in samples)
+
+    queues = queue_depths(settings.CELERY_BROKER_URL)
+    depths = [(f'{{queue="{name}"}}', float(n)) for name, n in queues.items() if isinstance(n, int)]
+    metric("arena_queue_messages", "gauge", "Messages waiting in each broker queue.", depths)
+    metric(
+        "arena_broker_up",
+        "gauge",
+        "1 if the broker answered (or none is needed).",
+        [("", 0.0 if "error" in queues else 1.0)],
+    )
+    states = dict(Series.objects.values_list("state").annotate(n=Count("pk")).order_by())
+    metric(
+        "arena_series",
+        "gauge",
+        "Series by state.",
+        [(f'{{state="{s}"}}', float(states.get(s, 0))) for s in SeriesState.values],
+    )
+    oldest = oldest_outstanding(now)
+    metric("arena_oldest_outstanding_series_age_seconds", "gauge", "Age of the oldest queued or running series.",
+           [("", float(oldest["age_seconds"]) if oldest else 0.0)])  # fmt: skip
+    rates = series_per_minute(now)
+    metric("arena_series_done_per_minute", "gauge", "Series recorded per minute.",
+           [('{window="5m"}', rates["last_5_minutes"]), ('{window="60m"}', rates["last_60_minutes"])])  # fmt: skip
+    metric("arena_results_waiting", "gauge", "Results delivered and not yet applied (the inbox).",
+           [("", float(PendingResult.objects.count()))])  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,40 @@
+"""The chaos run at small scale: every kind of fault once while a season plays, and nothing lost or doubled.
+
+tests/benchmarks/chaos.py starts its own PostgreSQL and Redis and the
+production processes (platform worker, beat, two match workers), injects each
+fault (a match worker's pool process killed, a whole match worker killed, the
+platform worker killed, Redis restarted without persistence, PostgreSQL
+restarted fast and immediate) and checks the season afterwards. The large run
+and its figures are in docs/operations.md.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.benchmarks.chaos import FAULTS
+
+REPO = Path(__file__).resolve().parents[2]
+#: "Back to full throughput within 2 minutes of any single fault": here, the next series recorded.
+RECOVERY_LIMIT_S = 120
+
+
+def test_a_season_survives_every_kind_of_fault(tmp_path: Path) -> None:
+    figures = tmp_path / "chaos.json"
+    run = subprocess.run(
+        [sys.executable, "tests/benchmarks/chaos.py", "--series", "40", "--fault-every", "3",
+         "--min-faults", str(len(FAULTS)), "--timeout", "600", "--json", str(figures)],
+        cwd=REPO, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    result = json.loads(figures.read_text())
+    assert result["problems"] == []
+    assert result["series"] >= 40
+    assert {fault["kind"] for fault in result["faults"]} == set(FAULTS)
+    recoveries = [fault["recovery_s"] for fault in result["faults"] if fault["recovery_s"] is not None]
+    assert len(recoveries) >= len(FAULTS) - 1  # the last fault may come after the last series
+    assert max(recoveries) <= RECOVERY_LIMIT_S, result["faults"]
+    assert "Checks: all hold" in run.stdout

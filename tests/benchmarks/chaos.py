@@ -1,0 +1,384 @@
+"""Chaos run: the production processes on their own PostgreSQL and Redis, with faults on a seeded schedule.
+
+Run: ``.venv/bin/python tests/benchmarks/chaos.py`` (``--series 1000`` by
+default; ``--fault-every 20`` seconds; ``--seed 1``). It starts a PostgreSQL
+cluster and a Redis server of its own on free ports (it never touches the
+machine's), migrates, registers six versions of the Watch reference bots and
+starts a season, then runs what production runs: a platform worker, the beat
+and two match workers, as separate ``celery`` processes. The first fifth of
+the series is played without faults (the baseline throughput); then, every
+``--fault-every`` seconds, the next fault of a seeded cycle over every kind:
+
+* ``kill-match-child``: SIGKILL of a match worker's pool process mid-series;
+* ``kill-match-worker``: SIGKILL of a whole match worker, started again 1 s later;
+* ``kill-platform-worker``: SIGKILL of the platform worker, started again 1 s later;
+* ``restart-redis``: Redis killed and started again, without persistence (every
+  queued message is lost);
+* ``restart-postgres-fast`` and ``restart-postgres-immediate``: PostgreSQL
+  restarted, its clients told to go, or as after a crash.
+
+Once ``--series`` are recorded and ``--min-faults`` injected (18 by default:
+every kind three times), the season is paused and the run drains. Then
+it checks: every series in a terminal state and none failed; one result log
+row per recorded series and two rating-history rows (no series recorded
+twice); the stored ratings equal ``recompute_season`` exactly; no result left
+in a match worker's outbox. It prints the time from each fault to the next
+recorded series, and the throughput without and with faults, as Markdown
+(``--json FILE`` also writes them). Exit status 0 only if every check holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+sys.path.append(str(REPO / "platform"))  # appended: platform/ must never shadow the standard library's module
+
+from tests.arena.services import OwnPostgres, OwnRedis, service_environment  # noqa: E402
+
+FAULTS = (
+    "kill-match-child",
+    "kill-match-worker",
+    "kill-platform-worker",
+    "restart-redis",
+    "restart-postgres-fast",
+    "restart-postgres-immediate",
+)
+PACKAGES = REPO / "bots" / "watch" / "packages"
+OWNERS_PER_BOT = 3  # random and greedy, three owners each: six versions
+
+
+class Process:
+    """A Celery process of the stack, in its own process group, output appended to a log file."""
+
+    def __init__(self, name: str, args: list[str], env: dict[str, str], logs: Path) -> None:
+        self.name, self.args, self.env, self.log = name, args, env, logs / f"{name}.log"
+        self.popen: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.popen = subprocess.Popen(
+            [sys.executable, "-m", "celery", *self.args],
+            cwd=REPO,
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def kill(self) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait()
+
+    def stop(self) -> None:
+        if self.popen is None or self.popen.poll() is not None:
+            return
+        os.killpg(self.popen.pid, signal.SIGTERM)
+        try:
+            self.popen.wait(30)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def children(self) -> list[int]:
+        if self.popen is None or self.popen.poll() is not None:
+            return []
+        try:
+            with open(f"/proc/{self.popen.pid}/task/{self.popen.pid}/children") as handle:
+                return [int(pid) for pid in handle.read().split()]
+        except OSError:
+            return []
+
+
+class Stack:
+    """The servers and processes of one chaos run."""
+
+    def __init__(self, work: Path, args: argparse.Namespace) -> None:
+        self.work = work
+        self.postgres = OwnPostgres()
+        self.redis = OwnRedis()
+        self.processes: dict[str, Process] = {}
+        self.args = args
+
+    def environment(self) -> dict[str, str]:
+        return service_environment(
+            DJANGO_SETTINGS_MODULE="arena.settings",
+            ARENA_DATABASE_URL=self.postgres.url,
+            ARENA_BROKER_URL=self.redis.url,
+            ARENA_VAR_DIR=str(self.work / "var"),
+            ARENA_ARTIFACT_DIR=str(self.work / "artifacts"),
+            ARENA_MATCHMAKER_INTERVAL_S="2",
+            ARENA_MATCHMAKER_SLOTS="4",
+            ARENA_LOST_GRACE_S=str(self.args.lost_grace),
+            ARENA_RESEND_INTERVAL_S=str(max(1, self.args.lost_grace // 2)),
+            ARENA_LEASE_TTL_S=str(self.args.lease_ttl),
+            ARENA_SERIES_TIME_LIMIT_S="300",
+        )
+
+    def start_servers(self) -> None:
+        self.postgres.start()
+        self.postgres.create_database()
+        self.redis.start()
+
+    def start_processes(self) -> None:
+        env = self.environment()
+        logs = self.work / "logs"
+        logs.mkdir(exist_ok=True)
+        quiet = ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info"]
+        self.processes["platform-worker"] = Process(
+            "platform-worker", ["-A", "arena.celeryconf", "worker", "-Q", "platform", "-c", "2", *quiet], env, logs
+        )
+        self.processes["beat"] = Process(
+            "beat", ["-A", "arena.celeryconf", "beat", "-s", str(self.work / "beat-schedule"), "-l", "info"], env, logs
+        )
+        for number in (1, 2):
+            worker_env = {**env, "ARENA_WORKER_CACHE": str(self.work / f"cache-{number}")}
+            worker_env.pop("ARENA_DATABASE_URL")  # match workers hold no database credentials
+            self.processes[f"match-worker-{number}"] = Process(
+                f"match-worker-{number}",
+                ["-A", "workers.celery_app", "worker", "-Q", "matches", "-c", "1", "-n", f"match{number}@%h", *quiet],
+                worker_env,
+                logs,
+            )
+        for process in self.processes.values():
+            process.start()
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            process.stop()
+        self.redis.stop()
+        self.postgres.stop()
+
+    def inject(self, kind: str, rng: random.Random) -> str:
+        """Apply one fault; return what was done, in words."""
+        if kind == "kill-match-child":
+            worker = self.processes[f"match-worker-{rng.choice((1, 2))}"]
+            children = worker.children()
+            if not children:
+                return f"{worker.name} had no pool process to kill"
+            os.kill(children[0], signal.SIGKILL)
+            return f"SIGKILL to {worker.name}'s pool process {children[0]}"
+        if kind in ("kill-match-worker", "kill-platform-worker"):
+            name = f"match-worker-{rng.choice((1, 2))}" if kind == "kill-match-worker" else "platform-worker"
+            self.processes[name].kill()
+            time.sleep(1)
+            self.processes[name].start()
+            return f"SIGKILL to {name}, started again 1 s later"
+        if kind == "restart-redis":
+            self.redis.restart(down_s=1)
+            return "Redis killed, everything in it lost, started again 1 s later"
+        mode = kind.rsplit("-", 1)[1]
+        self.postgres.restart(mode)
+        return f"PostgreSQL restarted ({mode} shutdown)"
+
+
+def retrying(read: Callable[[], Any]) -> Any:
+    """Run a database read of this process, reconnecting while PostgreSQL restarts."""
+    from django.db import OperationalError, close_old_connections, connections
+
+    for _ in range(60):
+        close_old_connections()
+        try:
+            return read()
+        except OperationalError:
+            connections.close_all()
+            time.sleep(0.5)
+    return read()
+
+
+def set_up_season() -> Any:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from arena.bots.submissions import mark_validation_result, submit_version
+    from arena.seasons.models import Season, SeasonEntry
+
+    call_command("migrate", verbosity=0, interactive=False)
+    season = Season.objects.create(name="Chaos", game="watch", games_per_series=2, players_per_series=2)
+    for package in ("random", "greedy"):
+        for number in range(1, OWNERS_PER_BOT + 1):
+            owner = get_user_model().objects.create_user(f"chaos-{package}-{number}")
+            version = submit_version(owner, package, PACKAGES / package)
+            # Marked valid here: the run is about the pipeline, not validation (which also runs, and finds it decided).
+            version = mark_validation_result(version, True, "chaos run")
+            SeasonEntry.objects.get_or_create(season=season, version=version)
+    season.transition(Season.Status.RUNNING)
+    return season
+
+
+def done_count(season: Any) -> int:
+    from arena.series.models import Series, SeriesState
+
+    return retrying(lambda: Series.objects.filter(season=season, state=SeriesState.DONE).count())
+
+
+def recorded_after(season: Any, moment: datetime) -> bool:
+    from arena.series.models import Series, SeriesState
+
+    return retrying(
+        lambda: Series.objects.filter(season=season, state=SeriesState.DONE, finished_at__gt=moment).exists()
+    )
+
+
+def play(stack: Stack, season: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """Play until ``args.series`` are recorded, faults after the baseline; return the timings."""
+    rng = random.Random(args.seed)
+    cycle: list[str] = []
+    baseline_target = max(1, args.series // 5)
+    started = time.monotonic()
+    baseline_s = None
+    faults: list[dict[str, Any]] = []
+    next_fault = None
+    deadline = started + args.timeout
+    while done_count(season) < args.series or len(faults) < args.min_faults:
+        now = time.monotonic()
+        if now > deadline:
+            raise SystemExit(f"chaos: only {done_count(season)} of {args.series} series after {args.timeout} s")
+        if baseline_s is None and done_count(season) >= baseline_target:
+            baseline_s = now - started
+            next_fault = now
+        for fault in faults:
+            if fault["recovery_s"] is None and recorded_after(season, fault["at"]):
+                fault["recovery_s"] = round(time.monotonic() - fault["started"], 1)
+        if next_fault is not None and now >= next_fault:
+            if not cycle:
+                cycle = list(FAULTS)
+                rng.shuffle(cycle)
+            kind = cycle.pop()
+            at, fault_started = datetime.now(UTC), time.monotonic()
+            what = stack.inject(kind, rng)
+            faults.append({"kind": kind, "what": what, "at": at, "started": fault_started, "recovery_s": None})
+            print(f"chaos: {done_count(season)} series done; {kind}: {what}", flush=True)
+            next_fault = time.monotonic() + args.fault_every
+        time.sleep(0.5)
+    total_s = time.monotonic() - started
+    return {"baseline_s": baseline_s, "baseline_series": baseline_target, "total_s": total_s, "faults": faults}
+
+
+def drain(season: Any, timeout_s: float) -> None:
+    """Pause the season and wait until no series is queued or running and no result waits in an inbox."""
+    from arena.seasons.models import Season
+    from arena.series.models import PendingResult, Series, SeriesState
+
+    retrying(lambda: Season.objects.filter(pk=season.pk).update(status=Season.Status.PAUSED))
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        open_series = retrying(
+            lambda: Series.objects.filter(season=season, state__in=[SeriesState.QUEUED, SeriesState.RUNNING]).count()
+        )
+        if not open_series and not retrying(lambda: PendingResult.objects.exists()):
+            return
+        time.sleep(1)
+    raise SystemExit(f"chaos: the run did not drain within {timeout_s:.0f} s")
+
+
+def check(season: Any, work: Path) -> list[str]:
+    """Return what is wrong after the run (empty: nothing)."""
+    from django.db.models import Count
+
+    from arena.ratings.models import Rating, RatingHistory
+    from arena.series.models import Series, SeriesResultLog, SeriesState
+    from arena.series.recording import recompute_season
+
+    problems = []
+    states = dict(Series.objects.filter(season=season).values_list("state").annotate(n=Count("pk")))
+    done = states.get(SeriesState.DONE, 0)
+    if set(states) - {SeriesState.DONE, SeriesState.CANCELLED}:
+        problems.append(f"series not done: {states}")
+    logs = SeriesResultLog.objects.filter(series__season=season).count()
+    if logs != done:
+        problems.append(f"{logs} result log rows for {done} recorded series")
+    history = RatingHistory.objects.filter(season=season, series__isnull=False).count()
+    if history != 2 * done:
+        problems.append(f"{history} rating history rows for {done} two-seat series")
+    stored = {r.version_id: (r.mu, r.sigma) for r in Rating.objects.filter(season=season)}
+    if recompute_season(season) != stored:
+        problems.append("the stored ratings differ from recompute_season")
+    kept = sorted(str(path) for path in work.glob("cache-*/outbox/*"))
+    if kept:
+        problems.append(f"results left in outboxes: {kept}")
+    return problems
+
+
+def report(timings: dict[str, Any], done: int, problems: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    faults = timings["faults"]
+    baseline_rate = timings["baseline_series"] / timings["baseline_s"] * 60 if timings["baseline_s"] else None
+    faulted_s = timings["total_s"] - (timings["baseline_s"] or 0)
+    faulted_rate = (done - timings["baseline_series"]) / faulted_s * 60 if faulted_s > 0 else None
+    recoveries = [f["recovery_s"] for f in faults if f["recovery_s"] is not None]
+    print(f"\n## Chaos run: {done} series, {len(faults)} faults (seed {args.seed}, one every {args.fault_every} s)\n")
+    print("| fault | count | recovery: median s | slowest s |")
+    print("|---|---|---|---|")
+    for kind in FAULTS:
+        times = [f["recovery_s"] for f in faults if f["kind"] == kind and f["recovery_s"] is not None]
+        count = sum(f["kind"] == kind for f in faults)
+        median = f"{statistics.median(times):.1f}" if times else "–"
+        slowest = f"{max(times):.1f}" if times else "–"
+        print(f"| {kind} | {count} | {median} | {slowest} |")
+    print(
+        f"\nThroughput: {baseline_rate or 0:.1f} series/min without faults, {faulted_rate or 0:.1f} with them; "
+        f"slowest recovery {max(recoveries, default=0):.1f} s."
+    )
+    print("Checks: " + ("all hold" if not problems else "; ".join(problems)))
+    return {
+        "series": done,
+        "faults": [{k: v for k, v in f.items() if k not in ("at", "started")} for f in faults],
+        "baseline_series_per_min": baseline_rate,
+        "faulted_series_per_min": faulted_rate,
+        "slowest_recovery_s": max(recoveries, default=None),
+        "problems": problems,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--series", type=int, default=1000, help="series to record (default 1000)")
+    parser.add_argument("--fault-every", type=float, default=20.0, help="seconds between faults (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--min-faults", type=int, default=18, help="play on until this many faults (default 18: every kind 3 times)"
+    )
+    parser.add_argument("--lost-grace", type=int, default=10, help="ARENA_LOST_GRACE_S for the run (default 10)")
+    parser.add_argument("--lease-ttl", type=int, default=9, help="ARENA_LEASE_TTL_S for the run (default 9)")
+    parser.add_argument("--timeout", type=float, default=7200.0, help="give up after this many seconds")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    if args.series < 5 or args.fault_every <= 0:
+        parser.error("--series must be at least 5 and --fault-every positive")
+    work = Path(tempfile.mkdtemp(prefix="arena-chaos-"))
+    stack = Stack(work, args)
+    stack.start_servers()
+    try:
+        os.environ.update(stack.environment())
+        import django
+
+        django.setup()
+        season = set_up_season()
+        stack.start_processes()
+        timings = play(stack, season, args)
+        drain(season, timeout_s=600)
+        problems = check(season, work)
+        figures = report(timings, done_count(season), problems, args)
+    finally:
+        stack.stop()
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1))
+    print(f"logs: {work / 'logs'}")
+    sys.exit(1 if figures["problems"] else 0)
+
+
+if __name__ == "__main__":
+    main()
