@@ -169,6 +169,13 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 
 LOGIN_URL = "login"
+# Sign-up refuses short, common, all-digit passwords and ones like the user name.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 LOGIN_REDIRECT_URL = "my-bots"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -190,7 +197,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"uploads": os.getenv("ARENA_UPLOAD_RATE", "20/hour")},
+    "DEFAULT_THROTTLE_RATES": {},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Watch Arena API",
@@ -207,7 +214,8 @@ RATELIMIT_IP_META_KEY = os.getenv("ARENA_CLIENT_IP_HEADER", "REMOTE_ADDR")
 REST_FRAMEWORK["NUM_PROXIES"] = envint("ARENA_PROXIES", "0")
 # Rate limits of the web forms (django-ratelimit), per client address.
 ARENA_LOGIN_RATE = os.getenv("ARENA_LOGIN_RATE", "10/m")
-ARENA_WEB_UPLOAD_RATE = os.getenv("ARENA_WEB_UPLOAD_RATE", "20/h")
+# One upload quota per user for the site's form and the API together (arena/web/ratelimits.py).
+ARENA_UPLOAD_RATE = os.getenv("ARENA_UPLOAD_RATE", "20/h")
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

@@ -5,7 +5,15 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+from arena.web.ratelimits import rate_limited
+
+#: The admin's log-in, limited like the site's (per address, ARENA_LOGIN_RATE): it is the door to staff.
+admin_login = rate_limited(group="admin-login", key="ip", rate_setting="ARENA_LOGIN_RATE", what="Logging in")(
+    admin.site.login
+)
+
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("admin/login/", admin_login, name="admin-login-limited"),
     path("admin/", admin.site.urls),
     path("api/", include("arena.api.urls")),
     path("account/tokens/", include("arena.api.account_urls")),

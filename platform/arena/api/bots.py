@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import FileResponse
@@ -22,7 +23,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 import engines
 from arena.api.filters import ArenaPagination, choice_filter, choice_param, id_filter, id_param, username_param
@@ -32,6 +33,7 @@ from arena.bots.artifacts import archive_path
 from arena.bots.models import Bot, BotVersion, VersionStatus
 from arena.bots.submissions import SubmissionError, submit_version
 from arena.ratings.models import Rating
+from arena.web.ratelimits import upload_usage
 from workers.botpkg import MAX_ARCHIVE_BYTES
 
 #: Room for the multipart framing and the bot name around an archive of the largest size.
@@ -107,6 +109,23 @@ class BotVersionsView(generics.ListAPIView):
         return versions_with_ratings().filter(bot_id=self.kwargs["id"]).order_by("number")
 
 
+class UploadQuota(BaseThrottle):
+    """The user's upload quota (ARENA_UPLOAD_RATE), one counter with the site's upload form."""
+
+    def __init__(self) -> None:
+        self.time_left: int | None = None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        usage = upload_usage(request, increment=True)
+        if usage is not None and usage["should_limit"]:
+            self.time_left = int(usage["time_left"])
+            return False
+        return True
+
+    def wait(self) -> float | None:
+        return self.time_left
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="Bot versions, newest first",
@@ -125,7 +144,6 @@ class VersionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     serializer_class = VersionSerializer
     pagination_class = ArenaPagination
     lookup_value_regex = r"[0-9]+"
-    throttle_scope = "uploads"  # settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     parser_classes = (MultiPartParser, FormParser)  # only the upload has a body
 
     def get_queryset(self) -> QuerySet[BotVersion]:
@@ -141,8 +159,8 @@ class VersionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return versions
 
     def get_throttles(self) -> list[BaseThrottle]:
-        """Throttle uploads only (DRF's ScopedRateThrottle, per user): browsing uses up no upload allowance."""
-        return [ScopedRateThrottle()] if self.action == "create" else []
+        """Throttle uploads only, with the user's one upload quota: browsing uses up no upload allowance."""
+        return [UploadQuota()] if self.action == "create" else []
 
     @extend_schema(
         summary="Upload a new version of your bot",

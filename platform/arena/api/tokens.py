@@ -29,10 +29,12 @@ SHOWN_PREFIX_LENGTH = 8
 #: ``last_used`` is written at most this often, so every request does not write a row.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 MAX_NAME_LENGTH = 100
+#: Tokens a user may have working at once: enough for each machine and CI job, not a key farm.
+MAX_LIVE_TOKENS = 10
 
 
 class TokenNameError(ValueError):
-    """A token name that cannot be stored; the message says what to change."""
+    """A token that cannot be created (its name, or too many tokens); the message says what to change."""
 
 
 def key_digest(raw_key: str) -> str:
@@ -47,6 +49,11 @@ def issue_token(user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
         raise TokenNameError("give the token a name, such as 'laptop' or 'CI', to tell it apart later")
     if len(name) > MAX_NAME_LENGTH:
         raise TokenNameError(f"a token name is at most {MAX_NAME_LENGTH} characters, not {len(name)}")
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True).count()
+    if live >= MAX_LIVE_TOKENS:
+        raise TokenNameError(
+            f"you have {live} working tokens, the most one account may have; revoke one you no longer use first"
+        )
     raw_key = KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
     token = ApiToken.objects.create(
         user=user, name=name, prefix=raw_key[:SHOWN_PREFIX_LENGTH], key_sha256=key_digest(raw_key)

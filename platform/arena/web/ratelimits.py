@@ -56,3 +56,19 @@ def rate_limited(*, group: str, key: str, rate_setting: str, what: str, method: 
         return limited
 
     return decorate
+
+
+#: The one upload quota of a user, shared by the site's form and the API (ARENA_UPLOAD_RATE).
+UPLOADS = {"group": "uploads", "key": "user", "rate_setting": "ARENA_UPLOAD_RATE"}
+
+
+def upload_usage(request: Any, increment: bool) -> dict[str, Any] | None:
+    """Return django-ratelimit's usage of the user's upload quota (counting this request if ``increment``)."""
+    return get_usage(
+        request,
+        group=UPLOADS["group"],
+        key=UPLOADS["key"],
+        rate=getattr(settings, UPLOADS["rate_setting"]),
+        method="POST",
+        increment=increment,
+    )

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rest_framework.throttling import ScopedRateThrottle
 
 from arena.api.tokens import issue_token
 from arena.bots.models import BotVersion
@@ -100,10 +99,8 @@ def test_a_bad_token_says_where_to_get_one(
     assert "wa_not-a-real-key" not in err
 
 
-def test_too_many_uploads_say_when_to_retry(
-    arena: Callable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
-) -> None:
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "1/hour"})
+def test_too_many_uploads_say_when_to_retry(arena: Callable, tmp_path: Path, settings: Any, capsys: Any) -> None:
+    settings.ARENA_UPLOAD_RATE = "1/h"
     junk = tmp_path / "junk.zip"
     junk.write_bytes(b"this is no zip")
     assert arena("upload", str(junk), "--bot", "junk", capsys=capsys)[0] == 2

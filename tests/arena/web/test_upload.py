@@ -198,7 +198,7 @@ def test_a_post_without_the_csrf_token_is_refused(user: Any, good_zip: Path) -> 
 def test_uploads_are_rate_limited_per_user_with_a_429_saying_when_to_retry(
     user: Any, make_user: Callable[..., Any], client_of: Callable[[Any], Client], settings: Any, tmp_path: Path
 ) -> None:
-    settings.ARENA_WEB_UPLOAD_RATE = "2/h"
+    settings.ARENA_UPLOAD_RATE = "2/h"
     client = client_of(user)
     junk = tmp_path / "junk.zip"
     junk.write_text("not a zip")

@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,8 +13,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from arena.bots.models import Bot, BotVersion
 from arena.bots.submissions import SubmissionError, submit_version
-from arena.web.forms import UploadForm
-from arena.web.ratelimits import rate_limited
+from arena.web.forms import SignupForm, UploadForm
+from arena.web.ratelimits import UPLOADS, rate_limited
 from arena.web.uploads import CappedUploadHandler, saved_upload, too_big_message
 from workers.botpkg import MAX_ARCHIVE_BYTES
 
@@ -29,7 +28,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Create an account with a user name and password, log it in and go to "My bots"."""
     if request.user.is_authenticated:
         return redirect("my-bots")
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -51,7 +50,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
 
 @csrf_exempt  # checked below, once the size cap is in place: reading the token reads the body
 @login_required
-@rate_limited(group="web-upload", key="user", rate_setting="ARENA_WEB_UPLOAD_RATE", what="Uploading bots")
+@rate_limited(**UPLOADS, what="Uploading bots")  # the same quota as the API's uploads
 def upload(request: HttpRequest) -> HttpResponse:
     """Upload a new bot, or a new version of one of the user's bots, and go to its page."""
     # Before anything reads the body: Django would otherwise store any size of upload first.
