@@ -69,6 +69,8 @@ class GameInfo:
     max_game_length: int
     #: Number of distinct action ids; every action is an int in ``range(num_distinct_actions)``.
     num_distinct_actions: int
+    #: The rules in brief, a few sentences for a reader who has never played (the site's game page).
+    summary: str = ""
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,13 @@ INFO = GameInfo(
     # 24th can only be the capture of the last other tile.
     max_game_length=DRESSING_PLIES + 2 + NUM_SQUARES - 1,
     num_distinct_actions=NUM_ACTIONS,
+    summary=(
+        "Two players, White and Black, each move a pawn over a board of 25 coloured tiles. A pawn moves in a "
+        "straight line onto a tile of a colour it names, and the tile it leaves is removed, so the board shrinks "
+        "as the game goes. You win by moving onto the other pawn, or when the other player cannot move. "
+        "A series is scored by move counts: the lower total of moves made as White earns a point, and the "
+        "higher total as Black earns one, whoever won the games."
+    ),
 )
 
 

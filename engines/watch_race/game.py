@@ -112,6 +112,14 @@ INFO = GameInfo(
     has_hidden_information=True,
     max_game_length=(MAX_REPLAYS + 1) * ROUND_LENGTH,
     num_distinct_actions=NUM_ACTIONS,
+    summary=(
+        "Two to six players share three pawns, green, blue and orange, on a circular course round a watch "
+        "face. Each holds a secret objective card giving an order in which the pawns should finish. On your "
+        "turn you spend as many of your tokens as you like to move one pawn that many squares clockwise; a "
+        "pawn ending on a yellow square lets you swap objective cards with another player or the unused "
+        "ones. A hidden timer stops the game; the pawns are ranked from the start square, and the player "
+        "whose card matches wins the game. A series gives a point for each game won."
+    ),
 )
 
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, path
 
-from arena.web.views import accounts, bots, forfeits, home, notices, seasons, series, validation
+from arena.web.views import accounts, bots, catalogue, forfeits, home, notices, seasons, series, validation
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home.home, name="home"),
+    path("games/", catalogue.games, name="games"),
+    path("games/<str:name>/", catalogue.game, name="game"),
+    path("games/<str:name>/rules/", catalogue.game_rules, name="game-rules"),
+    path("bots/", catalogue.bots, name="bots"),
+    path("seasons/", catalogue.seasons, name="seasons"),
+    path("series/", catalogue.series_index, name="series-index"),
+    path("users/<str:username>/", catalogue.user_profile, name="user"),
     path("seasons/<int:season_id>/", seasons.season, name="season"),
     path("seasons/<int:season_id>/live/", seasons.season_live, name="season-live"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
