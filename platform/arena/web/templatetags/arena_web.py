@@ -37,6 +37,19 @@ def signed(value: float | None, digits: int = 2) -> str:
 
 
 @register.filter
+def change(value: float | None, digits: int = 2) -> str:
+    """Return a rating change with its sign: "+1.25", "−0.50", "0.00"; "–" when there is none."""
+    if not isinstance(value, int | float):  # None, or "" from a template lookup through None
+        return "–"
+    rounded = round(value, digits)
+    if rounded > 0:
+        return f"+{rounded:.{digits}f}"
+    if rounded < 0:
+        return f"−{-rounded:.{digits}f}"
+    return f"{0:.{digits}f}"
+
+
+@register.filter
 def percent(value: float | None, digits: int = 0) -> str:
     """Return a share of 1 as a percentage ("62%")."""
     if value is None:

@@ -17,6 +17,7 @@ from arena.seasons.models import Season
 from arena.series.models import SeriesSeat
 from arena.web.access import owns_or_staff
 from arena.web.charts import RatingPoint, rating_chart
+from arena.web.deltas import rating_changes
 from arena.web.headtohead import head_to_head
 from arena.web.paging import page_of
 from arena.web.version_state import version_states
@@ -60,6 +61,9 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
         .order_by("-series__created", "-series_id")
     )
     page, page_notice = page_of(request, seats, SERIES_PER_PAGE)
+    changes = rating_changes([(seat.series_id, seat.version_id) for seat in page.object_list])
+    for seat in page.object_list:
+        seat.rating_change = changes.get((seat.series_id, seat.version_id))
     show_all = request.GET.get("opponents") == "all"
     return render(
         request,

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from arena.series.models import Series, SeriesSeat
 from arena.web import replays
 from arena.web.access import owns_or_staff, public_document
+from arena.web.deltas import rating_changes
 from arena.web.views.home import game_titles
 
 
@@ -108,6 +109,9 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
     """Show a series: its seats and versions, state, every game with moves and forfeits, the score, the replays."""
     the_series = get_object_or_404(Series.objects.select_related("season"), pk=series_id)
     seats = list(the_series.seats.select_related("version__bot__owner").order_by("seat"))
+    changes = rating_changes([(the_series.pk, seat.version_id) for seat in seats])
+    for seat in seats:
+        seat.rating_change = changes.get((the_series.pk, seat.version_id))
     names = [seat_name(seat) for seat in seats]
     document = the_series.result
     games = score = None
