@@ -71,6 +71,8 @@ class GameInfo:
     num_distinct_actions: int
     #: The rules in brief, a few sentences for a reader who has never played (the site's game page).
     summary: str = ""
+    #: How a game can end, in words, per ``Outcome.reason`` code: (code, words) pairs.
+    reasons: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

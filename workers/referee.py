@@ -436,7 +436,13 @@ class Referee:
                 break
             state.apply_action(action)
             record["actions"].append(
-                {"seat": current, "action": action, "notation": notation, "ms": round(elapsed_ms, 3)}
+                {
+                    "seat": current,
+                    "action": action,
+                    "notation": notation,
+                    "ms": round(elapsed_ms, 3),
+                    "bank_ms": round(bank[current], 1),  # left after this move (and its increment)
+                }
             )
         outcome = state.outcome()
         forfeit = record["forfeit"]

@@ -146,6 +146,11 @@ INFO = GameInfo(
         "A series is scored by move counts: the lower total of moves made as White earns a point, and the "
         "higher total as Black earns one, whoever won the games."
     ),
+    reasons=(
+        ("capture", "moved onto the opponent's tile"),
+        ("colour", "moved onto a tile of the opponent's colour"),
+        ("no_moves", "left the opponent without a move"),
+    ),
 )
 
 

@@ -120,6 +120,11 @@ INFO = GameInfo(
         "ones. A hidden timer stops the game; the pawns are ranked from the start square, and the player "
         "whose card matches wins the game. A series gives a point for each game won."
     ),
+    reasons=(
+        ("timer", "the timer rang"),
+        ("tokens_out", "nobody could move any more"),
+        ("draw_cap", "the winning card was face down too many rounds in a row"),
+    ),
 )
 
 

@@ -28,7 +28,7 @@ def test_the_owner_sees_each_forfeit_with_the_move_the_replay_and_the_log(forfei
     series_id = forfeited_series.pk
     assert f'href="/series/{series_id}/#game-1-heading">#{series_id}</a>' in text
     assert f'href="/series/{series_id}/#replay-1-ply-1">game 1</a>' in text  # its first move: it babbled at once
-    assert "malformed_output" in text
+    assert "answered with something that is not a move" in text  # malformed_output, in words
     assert f'href="/series/{series_id}/log/1/">stderr</a>' in text
     assert text.count("<tr>") - 1 == len(forfeited_series.result["games"])  # every game it played, it forfeited
 
@@ -36,7 +36,7 @@ def test_the_owner_sees_each_forfeit_with_the_move_the_replay_and_the_log(forfei
 def test_others_see_the_forfeits_but_no_log_links(forfeited_series: Any) -> None:
     version = forfeited_series.seats.get(seat=1).version
     text = forfeits_page(Client(), version)
-    assert "malformed_output" in text
+    assert "answered with something that is not a move" in text
     assert "/log/" not in text
 
 

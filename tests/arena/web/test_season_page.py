@@ -71,11 +71,11 @@ def test_it_shows_every_rated_version_with_its_numbers_to_anonymous(ladder: dict
     assert 'title="provisional' in page  # two series each: every rating is still provisional
 
 
-def test_its_trend_is_the_change_of_the_conservative_rating_over_the_last_rows(ladder: dict[str, Any]) -> None:
+def test_its_trend_is_the_change_of_mu_over_the_last_rows_not_of_sigma(ladder: dict[str, Any]) -> None:
     season = ladder["season"]
     version = ladder["versions"]["greedy"]
     rows = list(RatingHistory.objects.filter(season=season, version=version).order_by("recorded_at", "id"))
-    change = rows[-1].conservative - rows[max(0, len(rows) - 5)].conservative
+    change = rows[-1].mu - rows[max(0, len(rows) - 5)].mu
     page = Client().get(reverse("season", args=[season.pk])).content.decode()
     arrow = "▲ +" if change > 0 else "▼ −"
     assert f"{arrow}{abs(change):.2f}" in page
@@ -183,3 +183,25 @@ def test_ten_thousand_ratings_take_a_handful_of_queries_and_stay_fast(django_ass
     assert "▼ −2.00" in response.content.decode() or "▲ +2.00" in response.content.decode()
     print(f"leaderboard page of a 10,000-rating season: {elapsed * 1000:.0f} ms")
     assert elapsed < 2.0
+
+
+def test_a_bot_whose_mu_stands_still_has_no_upward_trend_however_its_sigma_shrinks(db: None) -> None:
+    from django.contrib.auth import get_user_model
+
+    from arena.bots.models import Bot, BotVersion
+    from arena.ratings.models import Rating
+    from arena.seasons.models import Season
+
+    season = Season.objects.create(name="Steady", game="watch", games_per_series=2)
+    owner = get_user_model().objects.create_user("sam")
+    bot = Bot.objects.create(owner=owner, name="steady")
+    version = BotVersion.objects.create(
+        bot=bot, number=1, archive_sha256="a" * 64, archive_size=1, archive_format="tar.gz",
+        manifest={}, entry="main.py", games=["watch"], status="active",
+    )  # fmt: skip
+    Rating.objects.create(season=season, version=version, mu=25.0, sigma=4.0, series_played=4)
+    for sigma in (8.3, 7.0, 6.0, 5.0, 4.0):  # μ − 3σ climbs from 0.1 to 13.0 while μ stays at 25
+        RatingHistory.objects.create(season=season, version=version, mu=25.0, sigma=sigma)
+    page = Client().get(reverse("season", args=[season.pk])).content.decode()
+    assert "→ 0.00" in page
+    assert "▲" not in page

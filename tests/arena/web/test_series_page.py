@@ -81,8 +81,9 @@ def test_it_lists_the_seats_with_versions_points_and_places(
 def test_it_shows_a_forfeit_with_its_reason(forfeited_series: Series, client_of: Callable[[Any], Any]) -> None:
     forfeit = next(g["forfeit"] for g in forfeited_series.result["games"] if g["forfeit"])
     page = text_of(client_of(None), forfeited_series)
-    assert f"Forfeit: babbler v1 ({forfeit['reason']}): {forfeit['detail']}" in page
-    assert "babbler v1 forfeited" in page  # the replay's last frame says so too
+    assert forfeit["reason"] == "malformed_output"
+    assert f"Forfeit: babbler v1 answered with something that is not a move ({forfeit['detail']})." in page
+    assert "babbler v1 forfeited: answered with something that is not a move" in page  # the replay's last frame
 
 
 def test_it_embeds_a_replay_viewer_per_game_with_its_move_list(

@@ -10,6 +10,7 @@ from arena.bots.models import BotVersion
 from arena.series.models import GameRecord
 from arena.web.access import owns_or_staff
 from arena.web.paging import page_of
+from arena.web.reasons import in_words
 
 PER_PAGE = 50
 
@@ -28,6 +29,7 @@ def version_forfeits(request: HttpRequest, bot_id: int, number: int) -> HttpResp
     for game in page.object_list:
         made = game.moves[game.version_seat] if game.version_seat < len(game.moves) else 0
         game.move_number = made + 1
+        game.reason_words = in_words(game.series.season.game, str(game.forfeit.get("reason", "")))
     return render(
         request,
         "web/forfeits.html",

@@ -80,13 +80,16 @@ def aria_sort(column: Column, sort: str) -> str | None:
 
 
 def trends(season: Season, version_ids: list[int]) -> dict[int, float]:
-    """Return each version's change of μ − 3σ over its last TREND_ROWS rating rows, in one query.
+    """Return each version's change of μ over its last TREND_ROWS rating rows, in one query.
+
+    μ, not μ − 3σ: σ only shrinks as a bot plays, so μ − 3σ rises even for a bot
+    that loses as often as it wins, and its arrow would say "climbing" for all.
 
     A version with a single row (only its seed) has no trend and is left out.
     """
     rows: dict[int, list[tuple[Any, int, float]]] = defaultdict(list)
-    for version_id, recorded_at, pk, conservative in _recent_history(season, version_ids):
-        rows[version_id].append((recorded_at, pk, conservative))
+    for version_id, recorded_at, pk, mu in _recent_history(season, version_ids):
+        rows[version_id].append((recorded_at, pk, mu))
     out = {}
     for version_id, values in rows.items():
         if len(values) > 1:
@@ -96,7 +99,7 @@ def trends(season: Season, version_ids: list[int]) -> dict[int, float]:
 
 
 def _recent_history(season: Season, version_ids: list[int]) -> list[tuple[int, Any, int, float]]:
-    """Return ``(version, recorded_at, id, μ − 3σ)`` of each version's newest TREND_ROWS history rows."""
+    """Return ``(version, recorded_at, id, μ)`` of each version's newest TREND_ROWS history rows."""
     if not version_ids:
         return []
     if connection.vendor == "postgresql":
@@ -104,8 +107,8 @@ def _recent_history(season: Season, version_ids: list[int]) -> list[tuple[int, A
         # window over every row of the page's versions read all their history.
         table = RatingHistory._meta.db_table
         sql = (
-            "SELECT v.id, h.recorded_at, h.id, h.conservative FROM unnest(%s::bigint[]) AS v(id) "
-            f"CROSS JOIN LATERAL (SELECT recorded_at, id, conservative FROM {table} "
+            "SELECT v.id, h.recorded_at, h.id, h.mu FROM unnest(%s::bigint[]) AS v(id) "
+            f"CROSS JOIN LATERAL (SELECT recorded_at, id, mu FROM {table} "
             "WHERE season_id = %s AND version_id = v.id ORDER BY recorded_at DESC, id DESC LIMIT %s) AS h"
         )
         with connection.cursor() as cursor:
@@ -118,7 +121,7 @@ def _recent_history(season: Season, version_ids: list[int]) -> list[tuple[int, A
         .annotate(newest=newest)
         .filter(newest__lte=TREND_ROWS)
     )
-    return list(recent.values_list("version_id", "recorded_at", "id", "conservative"))
+    return list(recent.values_list("version_id", "recorded_at", "id", "mu"))
 
 
 #: What a leaderboard row shows: loading nothing else keeps the sort of a deep page in memory.

@@ -14,6 +14,7 @@ from arena.series.models import Series, SeriesSeat
 from arena.web import replays
 from arena.web.access import owns_or_staff, public_document
 from arena.web.deltas import rating_changes
+from arena.web.reasons import in_words, reason_words
 from arena.web.views.home import game_titles
 
 
@@ -40,7 +41,11 @@ def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) 
     ]
     forfeit = game.get("forfeit")
     if forfeit is not None:
-        forfeit = {**forfeit, "name": names[forfeit["player"]] if forfeit["player"] < len(names) else ""}
+        forfeit = {
+            **forfeit,
+            "name": names[forfeit["player"]] if forfeit["player"] < len(names) else "",
+            "words": in_words(game_name, str(forfeit.get("reason", ""))),
+        }
     actions = game.get("actions", [])
     viewer: dict[str, Any] = {"frames": None, "error": None, "script_id": f"replay-{game['index'] + 1}"}
     seed = document.get("seed")
@@ -62,7 +67,10 @@ def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) 
             "seat_labels": [row["label"] for row in rows],
             "frames": viewer["frames"],
             "moves": [action["notation"] for action in actions],
-            "ending": None if forfeit is None else f"{forfeit['name']} forfeited ({forfeit['reason']})",
+            "ending": None if forfeit is None else f"{forfeit['name']} forfeited: {forfeit['words']}",
+            "reasons": reason_words(game_name),
+            # Per ply (frame i + 1 follows action i): the bot's time and, where recorded, its bank left.
+            "timings": [_timing(action) for action in actions],
         }
     return {
         "index": game["index"],
@@ -70,10 +78,21 @@ def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) 
         "rows": rows,
         "winners": [row["name"] for row in rows if row["won"]],
         "reason": game.get("reason", ""),
+        "reason_words": in_words(game_name, str(game.get("reason", ""))),
         "forfeit": forfeit,
         "actions": actions,
         "viewer": viewer,
     }
+
+
+def _timing(action: dict[str, Any]) -> dict[str, float] | None:
+    """Return ``{"ms": time used, "bank_ms": bank left}`` of a bot's move (bank where recorded); None for chance."""
+    if action.get("seat") is None or not isinstance(action.get("ms"), int | float):
+        return None
+    timing = {"ms": float(action["ms"])}
+    if isinstance(action.get("bank_ms"), int | float):
+        timing["bank_ms"] = float(action["bank_ms"])
+    return timing
 
 
 def score_view(document: dict[str, Any], names: list[str]) -> dict[str, Any] | None:

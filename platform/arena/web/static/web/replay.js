@@ -33,9 +33,22 @@
   };
   var CELL = 56, MARGIN = 24;
 
+  /* The pawn that moved into ``frame`` from ``prev``, and its squares: the last move, marked on the board. */
+  function watchMove(frame, prev) {
+    var none = { pawn: -1, from: -1, to: -1 };
+    if (!prev || !prev.pawns || !frame.pawns) return none;
+    for (var pawn = 0; pawn < frame.pawns.length; pawn++) {
+      if (prev.pawns[pawn] !== frame.pawns[pawn] && frame.pawns[pawn] !== null && frame.pawns[pawn] >= 0) {
+        return { pawn: pawn, from: prev.pawns[pawn] === null ? -1 : prev.pawns[pawn], to: frame.pawns[pawn] };
+      }
+    }
+    return none;
+  }
+
   var watch = {
-    draw: function (box, data, frame) {
+    draw: function (box, data, frame, prev) {
       var board = data.board;
+      var moved = watchMove(frame, prev);
       box.textContent = "";
       var root = svg("svg", {
         viewBox: "0 0 " + (MARGIN + 5 * CELL + 4) + " " + (6 * CELL + MARGIN + 4),
@@ -57,9 +70,18 @@
           var code = svg("text", { x: x + CELL - 6, y: y + CELL - 8, "text-anchor": "end", "class": "sq-code" + (WATCH_DARK[board.colours[tile]] ? " on-dark" : "") }, root);
           code.textContent = board.codes[tile];
         }
-        frame.pawns.forEach(function (pawnSquare, pawn) {
-          if (pawnSquare !== square) return;
-          svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 4.2, "class": pawn === 0 ? "pawn white" : "pawn black" }, root);
+        if (moved.from === square) svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, "class": "last-from" }, root);
+        if (moved.to === square) svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 7, "class": "last-to" }, root);
+        // Both pawns on one square is a capture: the captured pawn small in a corner, the capturer on top.
+        var here = [0, 1].filter(function (pawn) { return frame.pawns[pawn] === square; });
+        if (here.length === 2) here.sort(function (a, b) { return (a === moved.pawn) - (b === moved.pawn); });
+        here.forEach(function (pawn, index) {
+          var captured = here.length === 2 && index === 0;
+          svg("circle", {
+            cx: x + (captured ? CELL / 4 : CELL / 2), cy: y + (captured ? CELL * 3 / 4 : CELL / 2),
+            r: captured ? CELL / 7 : CELL / 4.2,
+            "class": (pawn === 0 ? "pawn white" : "pawn black") + (captured ? " captured" : "")
+          }, root);
         });
       });
       for (var row = 1; row <= 6; row++) {
@@ -71,7 +93,7 @@
     },
     status: function (data, frame, last) {
       var who = function (seat) { return data.seat_labels[seat] + " (" + data.players[seat] + ")"; };
-      if (frame.winner !== null) return who(frame.winner) + " wins: " + (WATCH_REASONS[frame.reason] || frame.reason) + ".";
+      if (frame.winner !== null) return who(frame.winner) + " wins: " + ((data.reasons || WATCH_REASONS)[frame.reason] || frame.reason) + ".";
       if (last && data.ending) return data.ending + ".";
       if (frame.phase === "dress") return "Dressing the board: " + who(frame.to_move) + " places a tile.";
       if (frame.phase === "white_pawn") return who(0) + " places the white pawn.";
@@ -124,7 +146,7 @@
 
     roundEndText: function (data, frame) {
       var end = frame.round_end;
-      var head = "Round " + end.round + " ended (" + (RACE_REASONS[end.reason] || end.reason) + ") with the pawns in order " + end.order;
+      var head = "Round " + end.round + " ended (" + ((data.reasons || RACE_REASONS)[end.reason] || end.reason) + ") with the pawns in order " + end.order;
       if (end.replayed) return head + ": that card was face down, so nobody won and the round is played again with a fresh deal.";
       if (frame.winner !== null) return head + ": " + race.label(data, frame.winner) + " holds that card and wins.";
       return head + ": that card was face down once more, so the game is a draw (the replay cap).";
@@ -270,6 +292,16 @@
   var RENDERERS = { watch: watch, watch_race: race };
 
   /* -- the viewer -------------------------------------------------------------------------- */
+  /* The time the bot took for the move into ply ``ply``, and its bank left when the replay has it. */
+  function clockText(data, ply) {
+    var timing = ply > 0 && data.timings ? data.timings[ply - 1] : null;
+    if (!timing) return "";
+    var took = timing.ms < 10 ? timing.ms.toFixed(1) : Math.round(timing.ms).toLocaleString("en");
+    var text = "This move took " + took + " ms";
+    if (typeof timing.bank_ms === "number") text += "; " + Math.round(timing.bank_ms).toLocaleString("en") + " ms left in its bank";
+    return text + ".";
+  }
+
   function setup(root) {
     var source = document.getElementById(root.getAttribute("data-replay"));
     if (!source) return;
@@ -277,6 +309,7 @@
     var renderer = RENDERERS[data.game];
     var box = root.querySelector(".replay-board");
     var statusLine = root.querySelector(".replay-status");
+    var clockLine = root.querySelector(".replay-clock");
     var counter = root.querySelector(".replay-ply output");
     var playButton = root.querySelector('[data-step="play"]');
     var moves = Array.prototype.slice.call(root.querySelectorAll(".moves .move"));
@@ -291,9 +324,10 @@
       ply = Math.max(0, Math.min(last, next));
       var frame = data.frames[ply];
       if (renderer) {
-        renderer.draw(box, data, frame);
+        renderer.draw(box, data, frame, ply > 0 ? data.frames[ply - 1] : null);
         statusLine.textContent = renderer.status(data, frame, ply === last);
       }
+      if (clockLine) clockLine.textContent = clockText(data, ply);
       counter.textContent = ply;
       moves.forEach(function (button) {
         var current = parseInt(button.getAttribute("data-ply"), 10) === ply;
