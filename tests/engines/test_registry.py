@@ -55,7 +55,8 @@ def test_it_makes_a_registered_game_available_by_name(monkeypatch: pytest.Monkey
 
 def test_it_declares_what_watch_is() -> None:
     assert "moving onto the other pawn" in WatchGame.info.summary  # the rules in brief, for the game's page
-    assert dataclasses.replace(WatchGame.info, summary="") == GameInfo(
+    assert dict(WatchGame.info.reasons)["capture"] == "moved onto the opponent's tile"
+    assert dataclasses.replace(WatchGame.info, summary="", reasons=()) == GameInfo(
         name="watch",
         title="Watch (Derick Green)",
         rules_version="1",

@@ -58,3 +58,16 @@ def test_the_series_page_says_why_games_ended_in_words(page: Page, site: str, pl
     game = page.locator("article.game").nth(index)
     expect(game).to_contain_text("won: moved onto the opponent's tile.")
     assert "(capture)" not in game.inner_text()
+
+
+def test_an_address_opens_a_replay_at_its_end_where_a_forfeit_happened(
+    page: Page, site: str, played_season: Any
+) -> None:
+    series, index = capture_game(played_season)
+    moves = len(series.result["games"][index]["actions"])
+    page.goto(f"{site}/series/{series.pk}/#replay-{index + 1}-ply-end")
+    replay = page.locator(".replay").nth(index)
+    expect(replay.locator(".replay-ply output")).to_have_text(str(moves))
+    page.goto(f"{site}/")  # a new page load, not a jump within this one
+    page.goto(f"{site}/series/{series.pk}/#replay-{index + 1}-ply-3")
+    expect(page.locator(".replay").nth(index).locator(".replay-ply output")).to_have_text("3")

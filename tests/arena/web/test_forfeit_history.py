@@ -27,7 +27,8 @@ def test_the_owner_sees_each_forfeit_with_the_move_the_replay_and_the_log(forfei
     assert "Forfeits of babbler v1" in text
     series_id = forfeited_series.pk
     assert f'href="/series/{series_id}/#game-1-heading">#{series_id}</a>' in text
-    assert f'href="/series/{series_id}/#replay-1-ply-1">game 1</a>' in text  # its first move: it babbled at once
+    assert f'href="/series/{series_id}/#replay-1-ply-end">game 1</a>' in text  # the replay where it forfeited
+    assert '<td class="num">1</td>' in text  # its first move: it babbled at once
     assert "answered with something that is not a move" in text  # malformed_output, in words
     assert f'href="/series/{series_id}/log/1/">stderr</a>' in text
     assert text.count("<tr>") - 1 == len(forfeited_series.result["games"])  # every game it played, it forfeited

@@ -389,7 +389,11 @@
       event.preventDefault();
       steps[action]();
     });
-    show(0);
+    // An address ending in #<replay id>-ply-<n> opens this game at that ply, and -ply-end at its last
+    // position: where a forfeit happened (the forfeit history links that).
+    var wanted = new RegExp("^#" + root.getAttribute("data-replay") + "-ply-(\\d+|end)$").exec(window.location.hash);
+    show(!wanted ? 0 : wanted[1] === "end" ? last : parseInt(wanted[1], 10));
+    if (wanted) root.scrollIntoView();
   }
 
   document.querySelectorAll(".replay[data-replay]").forEach(setup);
