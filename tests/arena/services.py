@@ -38,19 +38,23 @@ def wait_port(port: int, timeout_s: float = 30) -> None:
 
 
 class OwnRedis:
-    """A redis-server without persistence on a free port."""
+    """A redis-server on a free port: without persistence, or with an append-only file (``persistent``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, persistent: bool = False) -> None:
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.persistent = persistent
+        self.directory = Path(tempfile.mkdtemp(prefix="arena-redis-"))
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        keep = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
         self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--dir", str(self.directory), *keep],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
         wait_port(self.port)
 
     def stop(self) -> None:
@@ -58,11 +62,22 @@ class OwnRedis:
             self.process.kill()
             self.process.wait()
 
-    def restart(self, down_s: float = 1.0) -> None:
-        """Kill the server (everything in it is lost: no persistence), wait ``down_s``, start it again."""
+    def restart(self, down_s: float = 1.0, wipe: bool = True) -> None:
+        """Kill the server and start it again after ``down_s``; ``wipe`` also deletes what it kept on disk.
+
+        Without persistence everything in it is lost either way; with it, a
+        restart that does not wipe comes back with every message it held.
+        """
         self.stop()
+        if wipe:
+            for path in self.directory.iterdir():
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
         time.sleep(down_s)
         self.start()
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def postgres_bin(name: str) -> str:

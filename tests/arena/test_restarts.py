@@ -33,7 +33,7 @@ def own_redis() -> Iterator[OwnRedis]:
     server = OwnRedis()
     server.start()
     yield server
-    server.stop()
+    server.remove()
 
 
 @pytest.fixture

@@ -12,12 +12,14 @@ the series is played without faults (the baseline throughput); then, every
 * ``kill-match-child``: SIGKILL of a match worker's pool process mid-series;
 * ``kill-match-worker``: SIGKILL of a whole match worker, started again 1 s later;
 * ``kill-platform-worker``: SIGKILL of the platform worker, started again 1 s later;
-* ``restart-redis``: Redis killed and started again, without persistence (every
-  queued message is lost);
+* ``restart-redis``: Redis (append-only file, fsync always) killed and started
+  again: it comes back with what it held;
+* ``restart-redis-wiped``: Redis killed, its files deleted, started again: every
+  queued message is lost, as with a server without persistence;
 * ``restart-postgres-fast`` and ``restart-postgres-immediate``: PostgreSQL
   restarted, its clients told to go, or as after a crash.
 
-Once ``--series`` are recorded and ``--min-faults`` injected (18 by default:
+Once ``--series`` are recorded and ``--min-faults`` injected (21 by default:
 every kind three times), the season is paused and the run drains. Then
 it checks: every series in a terminal state and none failed; one result log
 row per recorded series and two rating-history rows (no series recorded
@@ -55,6 +57,7 @@ FAULTS = (
     "kill-match-worker",
     "kill-platform-worker",
     "restart-redis",
+    "restart-redis-wiped",
     "restart-postgres-fast",
     "restart-postgres-immediate",
 )
@@ -109,7 +112,7 @@ class Stack:
     def __init__(self, work: Path, args: argparse.Namespace) -> None:
         self.work = work
         self.postgres = OwnPostgres()
-        self.redis = OwnRedis()
+        self.redis = OwnRedis(persistent=True)
         self.processes: dict[str, Process] = {}
         self.args = args
 
@@ -159,7 +162,7 @@ class Stack:
     def stop(self) -> None:
         for process in self.processes.values():
             process.stop()
-        self.redis.stop()
+        self.redis.remove()
         self.postgres.stop()
 
     def inject(self, kind: str, rng: random.Random) -> str:
@@ -178,8 +181,11 @@ class Stack:
             self.processes[name].start()
             return f"SIGKILL to {name}, started again 1 s later"
         if kind == "restart-redis":
-            self.redis.restart(down_s=1)
-            return "Redis killed, everything in it lost, started again 1 s later"
+            self.redis.restart(down_s=1, wipe=False)
+            return "Redis killed and started again 1 s later from its append-only file"
+        if kind == "restart-redis-wiped":
+            self.redis.restart(down_s=1, wipe=True)
+            return "Redis killed, its files deleted (everything in it lost), started again 1 s later"
         mode = kind.rsplit("-", 1)[1]
         self.postgres.restart(mode)
         return f"PostgreSQL restarted ({mode} shutdown)"
@@ -349,7 +355,7 @@ def main() -> None:
     parser.add_argument("--fault-every", type=float, default=20.0, help="seconds between faults (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--min-faults", type=int, default=18, help="play on until this many faults (default 18: every kind 3 times)"
+        "--min-faults", type=int, default=21, help="play on until this many faults (default 21: every kind 3 times)"
     )
     parser.add_argument("--lost-grace", type=int, default=10, help="ARENA_LOST_GRACE_S for the run (default 10)")
     parser.add_argument("--lease-ttl", type=int, default=9, help="ARENA_LEASE_TTL_S for the run (default 9)")
