@@ -113,6 +113,14 @@ def starter_archive(tmp_path: Path) -> Path:
     return archive
 
 
+def validated(page: Page, deadline: float) -> str:
+    """Reload the open bot page until its v1 is no longer validating (or ``deadline``); return its status."""
+    while version_status(page) == "validating" and time.monotonic() < deadline:
+        time.sleep(1)
+        page.reload()
+    return version_status(page)
+
+
 def leaderboard_row(page: Page, bot: str) -> dict[str, str]:
     """Return ``bot``'s row on the open season page as {"series": ..., "rating": ...} (the cells' text), or {}."""
     board = page.locator("table.leaderboard")
@@ -135,10 +143,7 @@ def test_the_served_site_plays_an_uploaded_bot_by_itself(
     sign_up(page, site, "dora")
     upload(page, "doras-bot", starter_archive)
     deadline = time.monotonic() + CLIMB_TIMEOUT_S
-    while version_status(page) == "validating" and time.monotonic() < deadline:
-        time.sleep(1)
-        page.reload()
-    assert version_status(page) == "active", page.inner_text("body")
+    assert validated(page, deadline) == "active", page.inner_text("body")
 
     page.goto(site)
     page.get_by_role("link", name=re.compile(r"^Demo season \d")).first.click()
@@ -178,11 +183,7 @@ def test_a_crashing_bots_owner_reads_the_traceback_on_the_validation_page(
     main_command.wait_serving()
     sign_up(page, main_command.url, "eve")
     upload(page, "eves-bot", archive)
-    deadline = time.monotonic() + CLIMB_TIMEOUT_S
-    while version_status(page) == "validating" and time.monotonic() < deadline:
-        time.sleep(1)
-        page.reload()
-    assert version_status(page) == "failed validation", page.inner_text("body")
+    assert validated(page, time.monotonic() + CLIMB_TIMEOUT_S) == "failed validation", page.inner_text("body")
     expect(page.get_by_text("Failed its validation series")).to_be_visible()
     page.get_by_role("link", name="Validation series").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Validation of eves-bot v1")
