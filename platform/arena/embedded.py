@@ -102,11 +102,11 @@ class EmbeddedLadder:
         self._entries = beat_entries(self.schedule)
         _running = self
         self.accepting = True
+        resent = resend_queued()  # before the beat, whose matchmaker's new series must not be sent twice
+        close_old_connections()
         for number in range(self.workers):
             self._spawn(self._work, f"arena-worker-{number + 1}")
         self._spawn(self._beat, "arena-beat")
-        resent = resend_queued()
-        close_old_connections()
         logger.info(
             "embedded ladder: %d worker threads; sent again %d queued series, %d validations", self.workers, *resent
         )
