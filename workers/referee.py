@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
+from workers import bot_text
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
 
@@ -334,7 +335,7 @@ class Referee:
         document["stderr"] = [
             {
                 "player": seat.player,
-                "text": seat.stderr.decode("utf-8", "replace"),
+                "text": bot_text.decode(bytes(seat.stderr)),  # no NUL for jsonb, no escapes for pages
                 "truncated_bytes": seat.stderr_dropped,
             }
             for seat in self.seats
@@ -484,8 +485,10 @@ class Referee:
     def _parse_answer(self, state: engines.State, line: bytes, legal: list[int]) -> tuple[int, str]:
         try:
             answer = json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise Forfeit(MALFORMED_OUTPUT, f"not JSON ({exc}): {line[:80]!r}") from None
+        except RecursionError:
+            raise Forfeit(MALFORMED_OUTPUT, f"JSON nested too deep to be an answer: {line[:80]!r}") from None
+        except (UnicodeDecodeError, ValueError) as exc:  # ValueError: not JSON, or an integer of >4300 digits
+            raise Forfeit(MALFORMED_OUTPUT, f"not JSON ({str(exc)[:200]}): {line[:80]!r}") from None
         if not isinstance(answer, dict) or "action" not in answer:
             raise Forfeit(MALFORMED_OUTPUT, f'expected {{"action": ...}}, got {line[:80]!r}')
         value = answer["action"]

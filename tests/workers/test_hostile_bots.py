@@ -27,7 +27,7 @@ import pytest
 
 import workers.referee
 import workers.sandbox
-from workers.referee import CRASH, DECISION_TIMEOUT, LINE_TOO_LONG, TIME_BANK, Referee, TimeControl
+from workers.referee import CRASH, DECISION_TIMEOUT, LINE_TOO_LONG, MALFORMED_OUTPUT, TIME_BANK, Referee, TimeControl
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -163,6 +163,26 @@ def test_flooding_stderr_is_capped_and_the_series_completes(arena) -> None:
     assert len(log["text"].encode()) == 4096
     assert set(log["text"]) == {"E"}
     assert log["truncated_bytes"] > 0
+
+
+# -- answers and logs that must not break the referee or the record ---------------------------------
+@pytest.mark.parametrize(("bot", "says"), [("deep_json", "nested too deep"), ("huge_int", "not JSON")])
+def test_an_answer_the_parser_chokes_on_is_that_bots_forfeit_not_a_voided_series(arena, bot: str, says: str) -> None:
+    series = arena.play(bot)
+    forfeit = series.assert_forfeit(MALFORMED_OUTPUT)
+    assert says in forfeit["detail"]
+    assert series.document["score"] is not None  # the series has a result: the other bot wins it
+
+
+def test_nul_controls_and_escapes_in_stderr_never_reach_the_record(arena) -> None:
+    series = arena.play("stderr_escapes")
+    series.assert_completed()
+    text = series.document["stderr"][0]["text"]
+    assert "before\ufffdnul red  bell\ufffd del\ufffd back\ufffd tab\tafter\n" in text
+    assert not any(ord(char) < 32 and char not in "\t\n" for char in text)
+    assert "\x1b" not in text
+    assert "pwned" not in text
+    assert "\\u0000" not in json.dumps(series.document)  # what PostgreSQL's jsonb refuses
 
 
 # -- the host's own processes ---------------------------------------------------------------------
