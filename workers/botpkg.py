@@ -53,6 +53,12 @@ MAX_FILES = 2000
 MAX_MANIFEST_BYTES = 64 * 1024
 #: Longest path inside a package, in bytes (Linux allows 4096; 255 per component).
 MAX_PATH_BYTES = 1024
+#: Directories a path may go down (a 3.5 KB zip can hold 500 nested folders), and bytes in one name
+#: (the file system's own limit: past it, creating the file fails with a message naming the server's path).
+MAX_DEPTH = 32
+MAX_NAME_BYTES = 255
+#: A tar member's extended header (pax) or GNU long name is read whole into memory: bound it first.
+MAX_TAR_HEADER_BYTES = 64 * 1024
 
 MANIFEST = "bot.toml"
 MANIFEST_KEYS = ("name", "entry", "games")
@@ -151,6 +157,10 @@ def _package_from_directory(directory: Path, digest: str) -> BotPackage:
         raise BotPackageError(f"{MANIFEST} is not UTF-8 text; save it as UTF-8") from None
     try:
         manifest = tomllib.loads(text)
+    except RecursionError:
+        raise BotPackageError(
+            f"{MANIFEST} nests tables or arrays too deeply; a manifest is a few lines, {DOCS}"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise BotPackageError(
             f'{MANIFEST} is not valid TOML: {exc}; fix that line (strings need quotes: name = "my-bot"), {DOCS}'
@@ -244,6 +254,11 @@ def _path_problem(name: str) -> str | None:
         return "is not valid UTF-8"
     if len(encoded) > MAX_PATH_BYTES:
         return f"is longer than {MAX_PATH_BYTES} bytes"
+    parts = [part for part in name.split("/") if part not in ("", ".")]
+    if len(parts) > MAX_DEPTH:
+        return f"is nested more than {MAX_DEPTH} directories deep"
+    if any(len(part.encode("utf-8")) > MAX_NAME_BYTES for part in parts):
+        return f"has a file or directory name longer than {MAX_NAME_BYTES} bytes"
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         return "contains a control character"
     if "\\" in name:
@@ -393,6 +408,8 @@ def _unpack_zip(path: Path, destination: Path, limits: _Limits) -> _Layout:
                     raise _link_error(archive, name, "a symbolic link")
                 if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
                     raise _special_error(archive, name)
+                if mode & SPECIAL_MODE_BITS:
+                    raise _mode_error(archive, name)
                 if info.flag_bits & 0x1:
                     raise BotPackageError(f"{archive}: {_shown(name)} is encrypted; pack the bot without a password")
                 if not layout.add(member, is_dir):
@@ -417,6 +434,23 @@ def _unpack_zip(path: Path, destination: Path, limits: _Limits) -> _Layout:
 
 
 # -- tar.gz --------------------------------------------------------------------------------
+class _BoundedTarInfo(tarfile.TarInfo):
+    """A tar header whose pax extension or GNU long name is refused before it is read, when it is too big.
+
+    tarfile reads those whole into memory: a 103 KB tar.gz declaring a 100 MB
+    pax header cost 350 MB at every load.
+    """
+
+    def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
+        long_header = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE)
+        if self.type in long_header and self.size > MAX_TAR_HEADER_BYTES:
+            raise BotPackageError(
+                f"a tar header extension of {_size(self.size)} (the limit is {MAX_TAR_HEADER_BYTES // 1024} KiB); "
+                "pack the bot with plain names, e.g. `tar czf bot.tar.gz -C mybot .`"
+            )
+        return super()._proc_member(tarfile_)  # type: ignore[misc]
+
+
 class _CappedReader(io.RawIOBase):
     """Reads a decompressing stream but refuses to produce more than ``limit`` bytes.
 
@@ -456,7 +490,9 @@ def _unpack_tar_gz(path: Path, destination: Path, limits: _Limits) -> _Layout:
     try:
         with gzip.open(path, "rb") as unzipped:
             capped = io.BufferedReader(_CappedReader(unzipped, stream_limit, archive), buffer_size=CHUNK)
-            with tarfile.open(fileobj=capped, mode="r|", encoding="utf-8", errors="surrogateescape") as bundle:
+            with tarfile.open(
+                fileobj=capped, mode="r|", encoding="utf-8", errors="surrogateescape", tarinfo=_BoundedTarInfo
+            ) as bundle:
                 for info in bundle:
                     layout.count_member()
                     member = _member_path(info.name, archive)
@@ -468,6 +504,8 @@ def _unpack_tar_gz(path: Path, destination: Path, limits: _Limits) -> _Layout:
                         raise _link_error(archive, info.name, "a hard link")
                     if info.ischr() or info.isblk() or info.isfifo():
                         raise _special_error(archive, info.name)
+                    if info.mode & SPECIAL_MODE_BITS:
+                        raise _mode_error(archive, info.name)
                     if info.issparse() or not (info.isreg() or info.isdir()):
                         raise BotPackageError(
                             f"{archive}: {_shown(info.name)} is an unusual tar member (type {info.type!r}); "
@@ -553,9 +591,22 @@ def _special_error(archive: str, name: str) -> BotPackageError:
     )
 
 
-def _corrupt_error(archive: str, exc: BaseException) -> BotPackageError:
+#: setuid, setgid and sticky: nothing a bot needs, and an archive is stored and served as uploaded.
+SPECIAL_MODE_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
+
+
+def _mode_error(archive: str, name: str) -> BotPackageError:
     return BotPackageError(
-        f"{archive}: the archive is damaged or uses an unsupported feature ({type(exc).__name__}: {exc}); "
+        f"{archive}: {_shown(name)} has the setuid, setgid or sticky bit; a bot's files need none of them: "
+        "clear them (chmod u-s,g-s,-t) and rebuild the archive"
+    )
+
+
+def _corrupt_error(archive: str, exc: BaseException) -> BotPackageError:
+    # An OSError's text names the server's files (its filename): give only what went wrong.
+    what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return BotPackageError(
+        f"{archive}: the archive is damaged or uses an unsupported feature ({type(exc).__name__}: {what}); "
         "rebuild it with `tar czf bot.tar.gz -C mybot .` or `cd mybot && zip -r ../bot.zip .`"
     )
 
@@ -633,6 +684,11 @@ def _walk(directory: Path, layout: _Layout) -> Iterator[tuple[PurePosixPath, Pat
                 yield relative, Path(entry.path), entry_stat
                 below.append(relative)
             elif stat.S_ISREG(entry_stat.st_mode):
+                if entry_stat.st_nlink > 1:
+                    # A hard link could be a host file (/etc/hostname) that would be packed into the archive.
+                    raise _link_error(layout.archive, str(relative), "a hard link")
+                if entry_stat.st_mode & SPECIAL_MODE_BITS:
+                    raise _mode_error(layout.archive, str(relative))
                 yield relative, Path(entry.path), entry_stat
             else:
                 raise _special_error(layout.archive, str(relative))

@@ -168,6 +168,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 TIME_ZONE = "UTC"
 
+# Server errors (500) and other request errors go to stderr with their traceback, where the
+# container's log and the demo's terminal show them; Django's default sends them only by mail.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "arena": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+
 LOGIN_URL = "login"
 # Sign-up refuses short, common, all-digit passwords and ones like the user name.
 AUTH_PASSWORD_VALIDATORS = [
@@ -207,6 +220,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # <id:...> (arena/converters.py): an integer of at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "maximum": 999_999_999_999_999_999, "minimum": 0}},
 }
 # Behind a proxy (compose's nginx), the client's address is in a header the proxy sets:
 # ARENA_CLIENT_IP_HEADER=HTTP_X_REAL_IP; directly exposed, REMOTE_ADDR (the default).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+import arena.converters  # noqa: F401  (registers <id:...>, used by every urlconf below)
 from arena.web.ratelimits import rate_limited
 
 #: The admin's log-in, limited like the site's (per address, ARENA_LOGIN_RATE): it is the door to staff.

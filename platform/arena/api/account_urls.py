@@ -8,5 +8,5 @@ from arena.api import pages
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.token_list, name="api-tokens"),
-    path("<int:token_id>/revoke/", pages.token_revoke, name="api-token-revoke"),
+    path("<id:token_id>/revoke/", pages.token_revoke, name="api-token-revoke"),
 ]

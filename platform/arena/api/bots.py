@@ -32,6 +32,7 @@ from arena.api.serializers import BotSerializer, UploadSerializer, VersionSerial
 from arena.bots.artifacts import archive_path
 from arena.bots.models import Bot, BotVersion, VersionStatus
 from arena.bots.submissions import SubmissionError, submit_version
+from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
 from arena.web.ratelimits import upload_usage
 from workers.botpkg import MAX_ARCHIVE_BYTES
@@ -71,7 +72,7 @@ class BotViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = BotSerializer
     pagination_class = ArenaPagination
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_queryset(self) -> QuerySet[Bot]:
         bots = Bot.objects.select_related("owner").prefetch_related(
@@ -143,7 +144,7 @@ class VersionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 
     serializer_class = VersionSerializer
     pagination_class = ArenaPagination
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
     parser_classes = (MultiPartParser, FormParser)  # only the upload has a body
 
     def get_queryset(self) -> QuerySet[BotVersion]:

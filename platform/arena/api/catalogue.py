@@ -18,6 +18,7 @@ import engines
 from arena.api.filters import ArenaPagination, choice_filter, choice_param
 from arena.api.schema import ArenaAutoSchema
 from arena.api.serializers import GameSerializer, LeaderboardRowSerializer, SeasonSerializer
+from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonStatus
 
@@ -79,7 +80,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = SeasonSerializer
     pagination_class = ArenaPagination
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_queryset(self) -> QuerySet[Season]:
         seasons = Season.objects.order_by("-created", "-id")

@@ -29,6 +29,7 @@ from arena.api.serializers import (
     SeriesSerializer,
     can_see_private,
 )
+from arena.converters import ID_PATTERN
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
 
 #: Keys of a result document that only a bot's owner and staff may read.
@@ -73,7 +74,7 @@ class SeriesViewSet(viewsets.ReadOnlyModelViewSet):
     schema = ArenaAutoSchema()
 
     pagination_class = ArenaPagination
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_serializer_class(self) -> type[SeriesSerializer]:
         return SeriesDetailSerializer if self.action == "retrieve" else SeriesSerializer

@@ -18,6 +18,7 @@ from arena.api.models import ApiToken
 from arena.api.schema import ArenaAutoSchema
 from arena.api.serializers import MeSerializer, NewTokenSerializer, TokenCreateSerializer, TokenSerializer
 from arena.api.tokens import TokenNameError, issue_token, revoke_token
+from arena.converters import ID_PATTERN
 
 TOKEN_ID = OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the token's id")
 
@@ -45,7 +46,7 @@ class TokenViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.Gene
     permission_classes = (IsAuthenticated,)
     pagination_class = ArenaPagination
     parser_classes = (JSONParser, FormParser, MultiPartParser)
-    lookup_value_regex = r"[0-9]+"
+    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_queryset(self) -> QuerySet[ApiToken]:
         return ApiToken.objects.filter(user=self.request.user).order_by("-created", "-id")

@@ -32,11 +32,11 @@ router.register("series", SeriesViewSet, basename="api-series")
 router.register("tokens", TokenViewSet, basename="api-token")
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("seasons/<int:id>/leaderboard/", LeaderboardView.as_view(), name="api-leaderboard"),
-    path("bots/<int:id>/versions/", BotVersionsView.as_view(), name="api-bot-versions"),
-    path("series/<int:id>/games/", SeriesGamesView.as_view(), name="api-series-games"),
-    path("series/<int:id>/replay/", ReplayView.as_view(), name="api-series-replay"),
-    path("series/<int:id>/log/<int:player>/", LogView.as_view(), name="api-series-log"),
+    path("seasons/<id:id>/leaderboard/", LeaderboardView.as_view(), name="api-leaderboard"),
+    path("bots/<id:id>/versions/", BotVersionsView.as_view(), name="api-bot-versions"),
+    path("series/<id:id>/games/", SeriesGamesView.as_view(), name="api-series-games"),
+    path("series/<id:id>/replay/", ReplayView.as_view(), name="api-series-replay"),
+    path("series/<id:id>/log/<id:player>/", LogView.as_view(), name="api-series-log"),
     path("me/", MeView.as_view(), name="api-me"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
