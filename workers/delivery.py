@@ -34,6 +34,8 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 RECORD_TASK = "arena.record_series_result"
+#: The platform tasks a spec may name to take its result (``result_task``): a ladder series, a validation.
+RESULT_TASKS = frozenset({RECORD_TASK, "arena.record_validation"})
 PLATFORM_QUEUE = "platform"
 LEASE_PREFIX = "arena:lease:series:"
 #: A lease not refreshed for this long is a dead worker's: the platform may re-send its series.
@@ -107,14 +109,23 @@ def deliver(app: Any, outcome: dict[str, Any], cache_dir: Path) -> bool:
 
 
 def publish(app: Any, outcome: dict[str, Any]) -> None:
-    app.send_task(RECORD_TASK, args=[outcome], queue=PLATFORM_QUEUE, retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+    """Send ``outcome`` to the platform task its spec names (a ladder series' by default)."""
+    task = outcome.get("result_task") or RECORD_TASK
+    if task not in RESULT_TASKS:
+        raise ValueError(f"a spec may hand its result to {sorted(RESULT_TASKS)}, not {task!r}")
+    app.send_task(task, args=[outcome], queue=PLATFORM_QUEUE, retry=True, retry_policy=PUBLISH_RETRY_POLICY)
 
 
 def keep(outcome: dict[str, Any], cache_dir: Path) -> Path:
     """Write ``outcome`` to the outbox atomically, one file per series; return its path."""
     folder = outbox_dir(cache_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"series-{outcome.get('series_id')}.json"
+    about = outcome.get("validation") or {}
+    if about:  # a validation series has no series id: its version and game name it
+        name = f"validation-{about.get('version_id')}-{about.get('game')}"
+    else:
+        name = f"series-{outcome.get('series_id')}"
+    path = folder / f"{name}.json"
     with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as handle:
         json.dump(outcome, handle)
         handle.flush()
@@ -129,7 +140,7 @@ def flush_outbox(app: Any, cache_dir: Path) -> int:
     if not folder.is_dir():
         return 0
     sent = 0
-    for path in sorted(folder.glob("series-*.json"), key=lambda p: p.stat().st_mtime):
+    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime):
         try:
             outcome = json.loads(path.read_text())
         except (OSError, ValueError) as exc:

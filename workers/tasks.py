@@ -120,6 +120,9 @@ def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_replay(document, path)
     outcome = {"series_id": spec.get("series_id"), "result": document, "replay": replay}
+    for key in ("validation", "result_task"):  # a validation series: which version, and the task that takes it
+        if key in spec:
+            outcome[key] = spec[key]
     if spec.get("deliver") and broker:
         delivery.deliver(self.app, outcome, CACHE_DIR)
     return outcome

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from arena.bots.validation import ReferenceBotFailure
 from workers.referee import SandboxFailure
@@ -18,10 +20,24 @@ from workers.referee import SandboxFailure
     max_retries=5,
 )
 def validate_version_task(version_id: int) -> str:
-    """Play version ``version_id``'s validation series and record the verdict; return its status."""
+    """Send version ``version_id``'s validation series to the match workers; return its status (final in-process)."""
     from arena.bots.validation import validate_version
 
     return validate_version(version_id).status
+
+
+@shared_task(
+    name="arena.record_validation",
+    autoretry_for=(OSError, OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=40,
+)
+def record_validation_task(outcome: dict[str, Any]) -> str:
+    """Record one game's validation series result from a match worker; return the version's status."""
+    from arena.bots.validation import record_validation
+
+    return record_validation(outcome).status
 
 
 @shared_task(name="arena.revalidate_stale")

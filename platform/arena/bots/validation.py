@@ -1,35 +1,41 @@
 """The validation series: a new version plays the reference bot once before it may enter a season.
 
-:func:`validate_version` runs a two-game series in the real sandbox between
-the stored archive of a version in ``validating`` and the reference random
-bot of its game (bots/watch/packages/random), then records the verdict with
-:func:`arena.bots.submissions.mark_validation_result`:
+:func:`validate_version` sends a two-game series per game the version plays,
+between its stored archive and the game's reference random bot (packed into
+the artifact store like any archive), to the match workers on the
+``matches`` queue: the platform never runs bot code itself. Each result
+comes back to :func:`record_validation` on the platform queue, which keeps
+the series whole (:class:`ValidationRun`, the version's validation page) and
+records the verdict with :func:`arena.bots.submissions.mark_validation_result`:
 
-* the series completed and the version forfeited no game: ``active``;
+* the series completed and the version forfeited no game: ``active`` once
+  every game it plays has passed;
 * the version forfeited a game: ``failed_validation``, and the owner reads
   which game, which of its moves and why (``validation series: game 1, its
-  move 3: illegal_action: ...``); the whole series is kept as a
-  :class:`ValidationRun` for the version's validation page.
+  move 3: illegal_action: ...``).
 
-Whatever is not the version's fault leaves it in ``validating`` and raises,
-so the task (arena.bots.tasks) can try again: a
-:class:`workers.referee.SandboxFailure` (the sandbox never started a bot),
-and :class:`ReferenceBotFailure` (the reference bot forfeited, which says
-more about the host than about the version). A version no longer in
-``validating`` (a repeated task) is returned unchanged, without a series.
+Whatever is not the version's fault leaves it in ``validating``: a sandbox
+that never started a bot is retried by the match worker, and
+:class:`ReferenceBotFailure` (the reference bot forfeited, which says more
+about the host than about the version) is raised; the beat's
+``revalidate_stale`` sends the validation again later. Without a broker both
+halves run at once in the caller, as before.
 """
 
 from __future__ import annotations
 
 import tempfile
+import uuid
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from arena.bots.artifacts import archive_path
+import engines
+from arena.bots.artifacts import TAR_GZ, archive_path, pack_directory, store_archive
 from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
-from workers.botpkg import load_bot_package
-from workers.referee import SeriesSpec, TimeControl, run_series
+from workers.botpkg import file_sha256
+from workers.referee import TimeControl
 from workers.sandbox import REPO_ROOT
 
 #: The reference bot a version of each game is validated against.
@@ -64,41 +70,108 @@ def validation_games(version: BotVersion) -> list[str]:
 
 
 def validate_version(version_id: int) -> BotVersion:
-    """Play the validation series of version ``version_id`` and record the verdict; return the version as stored.
+    """Send the validation series of version ``version_id`` to the match workers; return the version as stored.
 
-    Raises :class:`workers.referee.SandboxFailure` or :class:`ReferenceBotFailure`
-    (the version stays ``validating``), :class:`UnsupportedGameError` for a game
-    with no validation yet, and BotVersion.DoesNotExist for an unknown id.
+    The platform never plays a series itself: each game's validation series
+    goes to the ``matches`` queue like any other, and its result comes back
+    to :func:`record_validation` (``arena.record_validation`` on the platform
+    queue). Without a broker the two run at once in this process, so the
+    version returned already carries its verdict. Raises
+    :class:`UnsupportedGameError` for a game with no validation yet and
+    BotVersion.DoesNotExist for an unknown id.
     """
+    from celery import chain
+
+    from arena.bots.tasks import record_validation_task
+    from arena.embedded import is_running, send
+    from workers.tasks import run_series_task
+
     version = BotVersion.objects.select_related("bot").get(pk=version_id)
     if version.status != BotVersion.Status.VALIDATING:
         return version  # already decided: a repeated task plays nothing
-    reasons = []
     for game in validation_games(version):
-        document = play_validation_series(version, game)
-        ok, reason = verdict(document)
-        # Kept whole for the version's validation page: the games, their replays, its stderr.
-        ValidationRun.objects.create(version=version, game=game, passed=ok, reason=reason, result=document)
-        if not ok:
-            return mark_validation_result(version, False, f"{game}: {reason}")
-        reasons.append(f"{game}: {reason}")
-    return mark_validation_result(version, True, "; ".join(reasons))
+        spec = validation_spec(version, game)
+        if run_series_task.app.conf.task_always_eager or is_running():
+            send(chain(run_series_task.s(spec).set(queue="matches"), record_validation_task.s().set(queue="platform")))
+        else:
+            task_id = f"validation-{version.pk}-{uuid.uuid4().hex[:12]}"
+            run_series_task.apply_async((dict(spec, deliver=True),), queue="matches", task_id=task_id)
+    version.refresh_from_db()
+    return version
+
+
+def validation_spec(version: BotVersion, game: str) -> dict[str, Any]:
+    """Return the self-contained spec of ``version``'s validation series in ``game`` against its reference bot."""
+    reference_sha, reference_path = reference_archive(game)
+    seats = [
+        {
+            "version_id": version.pk,
+            "name": f"{version.bot.name} v{version.number}",
+            "sha256": version.archive_sha256,
+            "archive": archive_path(version.archive_sha256, version.archive_format).as_uri(),
+        },
+        {
+            "version_id": None,
+            "name": "reference random bot",
+            "sha256": reference_sha,
+            "archive": reference_path.as_uri(),
+        },
+    ]
+    return {
+        "series_id": None,
+        "validation": {"version_id": version.pk, "game": game},
+        "result_task": "arena.record_validation",
+        "game": game,
+        "rules_version": engines.get(game).info.rules_version,
+        "config": {},
+        "seed": version.pk,
+        "games": VALIDATION_GAMES,
+        "time_control": asdict(TimeControl()),
+        "seats": seats,
+    }
+
+
+def reference_archive(game: str) -> tuple[str, Path]:
+    """Return (sha256, path) of ``game``'s reference bot packed into the artifact store (packed once)."""
+    with tempfile.TemporaryDirectory(prefix="arena-reference-") as work:
+        packed = pack_directory(REFERENCE_PACKAGES[game], Path(work) / "reference.tar.gz")
+        digest = file_sha256(packed)
+        return digest, store_archive(packed, digest, TAR_GZ)
+
+
+def record_validation(outcome: dict[str, Any]) -> BotVersion:
+    """Take one game's validation series result from a match worker and record the version's verdict.
+
+    A failed game fails the version at once; it becomes active when every game
+    it plays has passed. A result for a version no longer validating changes
+    nothing. Raises :class:`ReferenceBotFailure` when the reference bot
+    forfeited (the version stays validating; the beat starts it again).
+    """
+    about = outcome.get("validation") or {}
+    version = BotVersion.objects.select_related("bot").get(pk=about["version_id"])
+    game, document = about["game"], outcome["result"]
+    if version.status != BotVersion.Status.VALIDATING:
+        return version
+    ok, reason = verdict(document)
+    # Kept whole for the version's validation page: the games, their replays, its stderr.
+    ValidationRun.objects.create(version=version, game=game, passed=ok, reason=reason, result=document)
+    if not ok:
+        return mark_validation_result(version, False, f"{game}: {reason}")
+    passed = {run.game: run.reason for run in version.validation_runs.filter(passed=True).order_by("id")}
+    games = validation_games(version)
+    if all(name in passed for name in games):
+        return mark_validation_result(version, True, "; ".join(f"{name}: {passed[name]}" for name in games))
+    return version
 
 
 def play_validation_series(version: BotVersion, game: str) -> dict[str, Any]:
-    """Run the validation series of ``version`` against the reference bot of ``game``; return its result document."""
-    with tempfile.TemporaryDirectory(prefix="arena-validation-") as work:
-        package = load_bot_package(archive_path(version.archive_sha256, version.archive_format), Path(work))
-        reference = load_bot_package(REFERENCE_PACKAGES[game], Path(work))
-        spec = SeriesSpec(
-            bots=[package, reference],
-            game=game,
-            games=VALIDATION_GAMES,
-            seed=version.pk,
-            time_control=TimeControl(),
-            sandbox="bwrap",
-        )
-        return run_series(spec)  # the sandbox copies the bots, so the unpacked copy can go afterwards
+    """Run the validation series of ``version`` against the reference bot of ``game`` here; return its document.
+
+    For tools and tests; the platform sends validation series to the match workers (:func:`validate_version`).
+    """
+    from workers.tasks import run_series_task
+
+    return run_series_task(validation_spec(version, game))["result"]
 
 
 def forfeit_move(game: dict[str, Any], player: int) -> str:

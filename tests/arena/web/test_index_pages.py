@@ -85,6 +85,7 @@ def test_the_series_page_filters_by_game_season_bot_owner_and_result(ladder: dic
         {"state": "<script>"},
         {"owner": "x" * 500},
         {"game": "\u202e"},
+        {"owner": "ann\x00"},
         {"page": "-1"},
     ],
 )

@@ -168,7 +168,10 @@ def filter_series(params: Any, listed: QuerySet[Series]) -> tuple[QuerySet[Serie
             notices.append(_ignored(key, raw, "a number"))
     owner = params.get("owner", "")
     if owner:
-        listed = listed.filter(seats__version__bot__owner__username=owner[:150])
+        if "\x00" in owner:  # PostgreSQL refuses a NUL in a query string: no user can have one anyway
+            notices.append(_ignored("owner", owner.replace("\x00", "\\0")))
+        else:
+            listed = listed.filter(seats__version__bot__owner__username=owner[:150])
     state = params.get("state", "")
     if state:
         if state in SeriesState.values:
