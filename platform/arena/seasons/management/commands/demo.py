@@ -32,6 +32,7 @@ from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
+from arena.web.reasons import in_words
 from arena.web.replays import name_step
 from engines.watch import format_points, name_players
 
@@ -93,7 +94,8 @@ def series_lines(series: Series) -> list[str]:
         moves = [game["stats"][str(p)]["moves"] for p in game["seats"]]
         winner = ", ".join(names[p] for p in game["winners"]) or "nobody"
         lines.append(
-            f"  game {game['index'] + 1}: {white} (White) v {black} (Black): {winner} wins ({game['reason']}); "
+            f"  game {game['index'] + 1}: {white} (White) v {black} (Black): {winner} wins: "
+            f"{in_words(result['game'], game['reason'])}; "
             f"moves White {moves[0]}, Black {moves[1]}"
         )
         lines.append("    " + " ".join(action["notation"] for action in game["actions"][27:]))
@@ -111,7 +113,8 @@ def multiplayer_series_lines(series_id: int, names: list[str], result: dict[str,
         winner = ", ".join(names[p] for p in game["winners"]) or "nobody"
         swaps = sum(game["stats"][str(p)].get("swaps", 0) for p in range(len(names)))
         lines.append(
-            f"  game {game['index'] + 1}: {names[game['seats'][0]]} starts; {winner} wins ({game['reason']}); "
+            f"  game {game['index'] + 1}: {names[game['seats'][0]]} starts; {winner} wins: "
+            f"{in_words(result['game'], game['reason'])}; "
             f"{sum(a['seat'] is not None for a in game['actions'])} moves, swaps on yellow squares: {swaps}"
         )
     score = result["score"]
