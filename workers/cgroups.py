@@ -76,6 +76,7 @@ class BotCgroup:
         self._members_file = str(dirs["" if version == 2 else "pids"] / "cgroup.procs")
         self._kernel_frozen = False
         self._stopped: set[int] = set()  # what freeze() stopped, for thaw()
+        self._resists = False  # its processes resumed one another off turn: kernel-freeze it from then on
 
     # -- joining ----------------------------------------------------------------
     def join_from_child(self) -> None:
@@ -146,16 +147,28 @@ class BotCgroup:
     # After the signals the referee waits until the targets really are stopped
     # (so a fork they were in the middle of has finished and its child is in
     # the member list), then re-reads the members. If processes keep appearing
-    # (a fork-and-exit chain outruns the signals), the kernel freezer, which
-    # also catches tasks forked while it freezes, takes over for that turn.
+    # (a fork-and-exit chain outruns the signals), or a member is found running
+    # again once all were signalled (they SIGCONT one another), the kernel
+    # freezer, which also catches tasks forked while it freezes and ignores
+    # SIGCONT, takes over for that turn.
     def freeze(self, exclude: frozenset[int] = frozenset()) -> None:
         """Stop every process in the cgroup but ``exclude`` (it cannot think on someone else's time)."""
+        if self._resists and self._kernel_freeze(True):
+            # This bot's processes undid SIGSTOPs before: the kernel freezer from the start, every turn.
+            self._kernel_frozen = True
+            return
         seen: set[int] = set(exclude)
         stopped = self._stopped
         for attempt in range(3):
             fresh = [pid for pid in self.pids() if pid not in seen]
             if not fresh:
-                return
+                if self._all_stopped(seen - exclude):
+                    return
+                self._resists = True
+                # One of them was sent SIGCONT by another before that one stopped (a ring of
+                # processes resuming one another kept running off turn): the kernel freezer holds
+                # whatever signals they send.
+                break
             if attempt == 2:
                 break
             for pid in fresh:
@@ -171,6 +184,16 @@ class BotCgroup:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGSTOP)
                 stopped.add(pid)
+
+    @staticmethod
+    def _all_stopped(pids: set[int]) -> bool:
+        """True if every thread of every one of ``pids`` is stopped now (or gone)."""
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                for tid in os.listdir(f"/proc/{pid}/task"):
+                    if not _task_stopped(f"/proc/{pid}/task/{tid}/stat"):
+                        return False
+        return True
 
     def thaw(self) -> None:
         """Let the processes run again: exactly those :meth:`freeze` stopped.

@@ -165,6 +165,39 @@ def test_flooding_stderr_is_capped_and_the_series_completes(arena) -> None:
     assert log["truncated_bytes"] > 0
 
 
+# -- freezing off turn ----------------------------------------------------------------------------
+SLOWER = """
+import time
+
+from bots.sdk import run
+
+
+def choose(observation, legal_actions):
+    time.sleep(0.2)
+    return legal_actions[0]
+
+
+run(choose)
+"""
+
+
+def test_children_that_sigcont_one_another_make_no_progress_off_turn(arena) -> None:
+    opponent = arena.package("polite_slow", files={"main.py": SLOWER})  # 200 ms a move: long off-turn spells
+    series = arena.play("sigcont_ring", opponent)
+    series.assert_completed()
+    lines = series.document["stderr"][0]["text"].splitlines()
+    on = [tuple(map(float, line.split()[1:])) for line in lines if line.startswith("onturn ")]
+    off = [tuple(map(float, line.split()[1:])) for line in lines if line.startswith("offturn ")]
+    assert on, lines[:10]
+    assert off, lines[:10]
+    on_rate = sum(count for count, _ in on) / sum(seconds for _, seconds in on)
+    off_rate = sum(count for count, _ in off) / sum(seconds for _, seconds in off)
+    assert on_rate > 1000, f"the ring did not run on turn: {on_rate:.0f} increments/s"
+    # Off turn only the moments between its answer and the freeze count: a few ms of 200.
+    print(f"sigcont ring: {off_rate:.0f} increments/s off turn, {on_rate:.0f}/s on turn")
+    assert off_rate < 0.05 * on_rate, f"off turn {off_rate:.0f}/s against {on_rate:.0f}/s on turn"
+
+
 # -- answers and logs that must not break the referee or the record ---------------------------------
 @pytest.mark.parametrize(("bot", "says"), [("deep_json", "nested too deep"), ("huge_int", "not JSON")])
 def test_an_answer_the_parser_chokes_on_is_that_bots_forfeit_not_a_voided_series(arena, bot: str, says: str) -> None:
