@@ -408,7 +408,11 @@ class Referee:
                 self._pump(seat, 0)
                 if seat.out:
                     raise Forfeit(MALFORMED_OUTPUT, "wrote to stdout without a request (log to stderr)")
+                # Stopping and resuming a bot's processes is charged to that bot: a process tree
+                # built to make them slow (forty children resuming one another) stalls nobody else.
+                switched = time.perf_counter()
                 seat.process.thaw()
+                thaw_ms = (time.perf_counter() - switched) * 1000
                 self._send(seat, request)
                 budget = min(spec.time_control.decision_ms, bank[current])
                 starting = not seat.answered
@@ -418,9 +422,12 @@ class Referee:
                     # and that start-up is not charged to the bank.
                     budget += spec.start_timeout_ms
                 line, elapsed_ms = self._read_reply(seat, budget)
+                switched = time.perf_counter()
                 seat.process.freeze()
+                freeze_ms = (time.perf_counter() - switched) * 1000
                 seat.answered = True
                 charged_ms = max(0.0, elapsed_ms - spec.start_timeout_ms) if starting else elapsed_ms
+                charged_ms += thaw_ms + freeze_ms
                 if charged_ms > spec.time_control.decision_ms:
                     raise Forfeit(DECISION_TIMEOUT, f"no answer within {spec.time_control.decision_ms} ms")
                 bank[current] -= charged_ms

@@ -198,6 +198,27 @@ def test_children_that_sigcont_one_another_make_no_progress_off_turn(arena) -> N
     assert off_rate < 0.05 * on_rate, f"off turn {off_rate:.0f}/s against {on_rate:.0f}/s on turn"
 
 
+def test_the_time_to_stop_and_resume_a_bot_is_charged_to_that_bot(arena, monkeypatch) -> None:
+    # A slow freeze stands for a process tree built to make stopping it slow: the bot pays for it.
+    real = workers.sandbox.BotProcess.freeze
+
+    def slow_freeze(self) -> None:
+        time.sleep(0.03)
+        real(self)
+
+    monkeypatch.setattr(workers.sandbox.BotProcess, "freeze", slow_freeze)
+    series = arena.play("polite")
+    series.assert_completed()
+    game = series.document["games"][0]
+    bank = {seat: float(series.document["time_control"]["bank_ms"]) for seat in (0, 1)}
+    for action in game["actions"]:
+        if action["seat"] is None:
+            continue
+        charged = bank[action["seat"]] - action["bank_ms"]
+        assert charged >= 29.5, (action, charged)  # the 30 ms its freeze took, on top of its thinking
+        bank[action["seat"]] = action["bank_ms"]
+
+
 # -- answers and logs that must not break the referee or the record ---------------------------------
 @pytest.mark.parametrize(("bot", "says"), [("deep_json", "nested too deep"), ("huge_int", "not JSON")])
 def test_an_answer_the_parser_chokes_on_is_that_bots_forfeit_not_a_voided_series(arena, bot: str, says: str) -> None:
