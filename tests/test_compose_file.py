@@ -21,7 +21,8 @@ def test_it_gives_match_workers_the_broker_and_nothing_secret() -> None:
     worker = COMPOSE["services"]["worker"]
     assert worker["environment"] == {"ARENA_BROKER_URL": "redis://redis:6379/0"}
     assert "matches" in worker["command"]
-    assert "artifacts:/artifacts:ro" in worker["volumes"]
+    # No shared files with the platform: archives come by signed URL from web (tests/arena/test_multi_host.py).
+    assert worker["volumes"] == ["/sys/fs/cgroup:/sys/fs/cgroup:rw"]
 
 
 def test_it_points_platform_services_at_postgres_redis_and_the_artifact_store() -> None:
@@ -30,6 +31,7 @@ def test_it_points_platform_services_at_postgres_redis_and_the_artifact_store() 
         assert environment["ARENA_DATABASE_URL"].startswith("postgres://")
         assert environment["ARENA_BROKER_URL"] == "redis://redis:6379/0"
         assert environment["ARENA_SECRET_KEY"].startswith("${ARENA_SECRET_KEY:?")  # refuses to start without one
+        assert environment["ARENA_ARTIFACT_BASE_URL"] == "${ARENA_ARTIFACT_BASE_URL:-http://web:8000}"
 
 
 def test_it_builds_every_service_from_the_projects_dockerfile() -> None:

@@ -2,8 +2,9 @@
 
 The spec is plain JSON (docs/architecture.md has an example): ids, the game
 and its rules version, config, seed, games, time control, limits, and per seat
-the bot version's archive sha256 and where to fetch it. The worker verifies
-each archive's sha256, unpacks it once per worker process, runs the series in
+the bot version's archive sha256 and where to fetch it (a signed URL of the
+platform's artifact store, workers/artifacts.py). The worker verifies each
+archive's sha256, caches it by that sha256, unpacks it once per worker process, runs the series in
 the sandbox and returns ``{"series_id": ..., "result": document}``. It never
 touches the database; the platform records the result.
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +25,12 @@ from celery import shared_task
 
 import engines
 from workers import delivery
-from workers.botpkg import BotPackage, file_sha256, load_bot_package
+from workers.artifacts import ArtifactError, LocationError, fetch_archive, local_path
+from workers.botpkg import BotPackage, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
 from workers.sandbox import Limits
 
 CACHE_DIR = Path(os.environ.get("ARENA_WORKER_CACHE", Path(tempfile.gettempdir()) / "arena-worker-cache"))
-
-
-class ArtifactError(RuntimeError):
-    """A bot archive could not be fetched or does not match its sha256 (retried)."""
 
 
 class SpecError(ValueError):
@@ -43,25 +40,19 @@ class SpecError(ValueError):
 _PACKAGES: dict[str, BotPackage] = {}
 
 
-def archive_path(location: str) -> Path:
-    """Return the local path of an archive location: a path or a ``file://`` URL on a shared volume."""
-    parsed = urllib.parse.urlparse(location)
-    if parsed.scheme in ("", "file"):
-        return Path(urllib.parse.unquote(parsed.path))
-    raise SpecError(f"unsupported archive location {location!r}: use a path or a file:// URL")
-
-
 def fetch_package(location: str, sha256: str) -> BotPackage:
-    """Return the unpacked bot whose archive at ``location`` must have content hash ``sha256``."""
+    """Return the unpacked bot whose archive at ``location`` must have content hash ``sha256``.
+
+    ``location`` is a signed http(s) URL from the platform, or a file:// URL or
+    path on a shared volume (workers/artifacts.py); archives and unpacked bots
+    are cached by sha256.
+    """
     if sha256 in _PACKAGES:
         return _PACKAGES[sha256]
-    path = archive_path(location)
     try:
-        digest = file_sha256(path)
-    except OSError as exc:
-        raise ArtifactError(f"cannot read bot archive {location}: {exc}") from None
-    if digest != sha256:
-        raise ArtifactError(f"bot archive {location} has sha256 {digest}, not the expected {sha256}")
+        path = fetch_archive(location, sha256, CACHE_DIR)
+    except LocationError as exc:
+        raise SpecError(str(exc)) from None
     work_dir = CACHE_DIR / sha256
     work_dir.mkdir(parents=True, exist_ok=True)
     package = load_bot_package(path, work_dir)
@@ -116,7 +107,9 @@ def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
         document = run_series(spec_from_json(spec))
     replay = spec.get("replay_to")
     if replay:
-        path = archive_path(replay)
+        path = local_path(replay)
+        if path is None:
+            raise SpecError(f"replay_to must be a path on this worker, not {replay!r}")
         path.parent.mkdir(parents=True, exist_ok=True)
         write_replay(document, path)
     outcome = {"series_id": spec.get("series_id"), "result": document, "replay": replay}

@@ -238,6 +238,18 @@ STATIC_ROOT = VAR_DIR / "static"
 # Content-addressed store of uploaded bot archives (bots/<sha[:2]>/<sha>.<ext>);
 # match workers fetch from it and check the sha256.
 ARENA_ARTIFACT_DIR = Path(os.getenv("ARENA_ARTIFACT_DIR", str(VAR_DIR / "artifacts")))
+# Where match workers fetch archives from (arena/bots/artifacts.py): this site's address as the
+# workers reach it (compose: http://web:8000). Each spec then carries a signed URL that expires
+# after ARENA_ARTIFACT_URL_TTL_S; empty means file:// paths, for workers that share this host's
+# files (the embedded default, where the "workers" are threads of this process).
+ARENA_ARTIFACT_BASE_URL = os.getenv("ARENA_ARTIFACT_BASE_URL", "").rstrip("/")
+ARENA_ARTIFACT_URL_TTL_S = envint("ARENA_ARTIFACT_URL_TTL_S", str(24 * 3600))
+if ARENA_ARTIFACT_BASE_URL:  # the workers' requests must be allowed in under that host name
+    _artifact_host = urlsplit(ARENA_ARTIFACT_BASE_URL).hostname
+    if not _artifact_host or urlsplit(ARENA_ARTIFACT_BASE_URL).scheme not in ("http", "https"):
+        raise ValueError(f"ARENA_ARTIFACT_BASE_URL must be an http(s) URL, not {ARENA_ARTIFACT_BASE_URL!r}")
+    if _artifact_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_artifact_host)
 
 # Owners' e-mail (arena/bots/notices.py): printed to the console by default; SMTP when
 # ARENA_EMAIL_HOST is set (docker-compose.yml passes it through). ARENA_SITE_URL makes the

@@ -5,6 +5,12 @@ uploads it and however often; the name is the sha256 of the file, so a match
 worker that fetches it can check what it got. A directory is packed into a
 deterministic ``.tar.gz`` first (sorted names, no timestamps or owners), so
 the same files give the same archive.
+
+Match workers on other hosts fetch archives over HTTP: :func:`archive_url`
+signs a URL for one stored file that expires after
+``ARENA_ARTIFACT_URL_TTL_S``, served by :mod:`arena.bots.views`. The signature
+only grants reading that one file for a while; the worker still checks the
+sha256 of what it receives (workers/artifacts.py).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from django.conf import settings
+from django.core import signing
 
 from workers.botpkg import IGNORED_DIRECTORIES, BotPackageError, file_sha256
 
@@ -36,6 +43,27 @@ def archive_key(sha256: str, archive_format: str) -> str:
 def archive_path(sha256: str, archive_format: str) -> Path:
     """Return the path of an archive on this host."""
     return Path(settings.ARENA_ARTIFACT_DIR) / archive_key(sha256, archive_format)
+
+
+URL_SALT = "arena.artifacts"
+
+
+def archive_url(sha256: str, archive_format: str) -> str:
+    """Return where a match worker fetches an archive: a signed, expiring URL, or a file:// URL on this host.
+
+    The URL is ``<ARENA_ARTIFACT_BASE_URL>/artifacts/<key>?token=<time>:<signature>``;
+    with no base URL configured (the embedded default) it is the stored file's own path.
+    """
+    if not settings.ARENA_ARTIFACT_BASE_URL:
+        return archive_path(sha256, archive_format).as_uri()
+    key = archive_key(sha256, archive_format)
+    token = signing.TimestampSigner(salt=URL_SALT).sign(key)[len(key) + 1 :]
+    return f"{settings.ARENA_ARTIFACT_BASE_URL}/artifacts/{key}?token={token}"
+
+
+def check_token(key: str, token: str) -> None:
+    """Raise :class:`django.core.signing.BadSignature` unless ``token`` signs ``key`` and has not expired."""
+    signing.TimestampSigner(salt=URL_SALT).unsign(f"{key}:{token}", max_age=settings.ARENA_ARTIFACT_URL_TTL_S)
 
 
 def store_archive(source: Path, sha256: str, archive_format: str) -> Path:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from arena.bots.artifacts import TAR_GZ, archive_path, pack_directory, store_archive
+from arena.bots.artifacts import TAR_GZ, archive_url, pack_directory, store_archive
 from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from workers.botpkg import file_sha256
@@ -102,19 +102,19 @@ def validate_version(version_id: int) -> BotVersion:
 
 def validation_spec(version: BotVersion, game: str) -> dict[str, Any]:
     """Return the self-contained spec of ``version``'s validation series in ``game`` against its reference bot."""
-    reference_sha, reference_path = reference_archive(game)
+    reference_sha, _reference_path = reference_archive(game)
     seats = [
         {
             "version_id": version.pk,
             "name": f"{version.bot.name} v{version.number}",
             "sha256": version.archive_sha256,
-            "archive": archive_path(version.archive_sha256, version.archive_format).as_uri(),
+            "archive": archive_url(version.archive_sha256, version.archive_format),
         },
         {
             "version_id": None,
             "name": "reference random bot",
             "sha256": reference_sha,
-            "archive": reference_path.as_uri(),
+            "archive": archive_url(reference_sha, TAR_GZ),
         },
     ]
     return {

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from arena.bots.artifacts import archive_path
+from arena.bots.artifacts import archive_url
 from arena.bots.models import BotVersion
 from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, plan_round
 from arena.ratings.models import Rating
@@ -74,7 +74,7 @@ def series_spec(series: Series) -> dict[str, Any]:
                 "version_id": version.pk,
                 "name": f"{version.bot.name} v{version.number}",
                 "sha256": version.archive_sha256,
-                "archive": archive_path(version.archive_sha256, version.archive_format).as_uri(),
+                "archive": archive_url(version.archive_sha256, version.archive_format),
             }
         )
     return {
