@@ -77,6 +77,42 @@ class BotCgroup:
         self._kernel_frozen = False
         self._stopped: set[int] = set()  # what freeze() stopped, for thaw()
         self._resists = False  # its processes resumed one another off turn: kernel-freeze it from then on
+        self._out_of_memory = False
+        #: v1: an eventfd the kernel signals when the cgroup runs out of memory (see watch_memory).
+        self.oom_fd: int | None = None
+        self._oom_control_fd: int | None = None
+
+    # -- running out of memory ------------------------------------------------------
+    # Every kernel OOM kill writes a report of dozens of lines to the host's kernel log, and a
+    # bot whose children allocate and are replaced would write hundreds a second. So a bot is
+    # out at its first OOM, whole: v2 kills the group at once (memory.oom.group, one report);
+    # v1 has no group kill, so its OOM killer is off for the bot's cgroup
+    # (memory.oom_control) and the kernel signals an eventfd instead, on which the referee
+    # kills the cgroup itself: no report at all.
+    def watch_memory(self) -> None:
+        """Arrange for the whole bot to die at its first OOM, without a flood of kernel reports."""
+        if self.version == 2:
+            with contextlib.suppress(OSError):
+                _write(self.dirs[""] / "memory.oom.group", "1")
+            return
+        memory = self.dirs["memory"]
+        efd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        control = os.open(memory / "memory.oom_control", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            _write(memory / "cgroup.event_control", f"{efd} {control}")
+            _write(memory / "memory.oom_control", "1")
+        except OSError:
+            os.close(efd)
+            os.close(control)
+            return
+        self.oom_fd, self._oom_control_fd = efd, control
+
+    def check_memory(self) -> bool:
+        """Return True once the cgroup has run out of memory (v1: read the eventfd; never blocks)."""
+        if self.oom_fd is not None and not self._out_of_memory:
+            with contextlib.suppress(BlockingIOError, OSError):
+                self._out_of_memory = os.eventfd_read(self.oom_fd) > 0
+        return self._out_of_memory
 
     # -- joining ----------------------------------------------------------------
     def join_from_child(self) -> None:
@@ -128,7 +164,9 @@ class BotCgroup:
             return None
 
     def oom_killed(self) -> bool:
-        """Return True if the kernel killed a process here for exceeding the memory limit."""
+        """Return True if the bot ran out of memory (the kernel killed a process here, or v1 reported it)."""
+        if self.check_memory():
+            return True
         try:
             if self.version == 2:
                 for line in (self.dirs[""] / "memory.events").read_text().splitlines():
@@ -243,6 +281,11 @@ class BotCgroup:
     def remove(self) -> None:
         """Kill what is left and delete the cgroup directories."""
         self.kill_all()
+        for fd in (self.oom_fd, self._oom_control_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.oom_fd = self._oom_control_fd = None
         for directory in self.dirs.values():
             for _ in range(100):
                 try:

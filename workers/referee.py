@@ -175,6 +175,8 @@ class Referee:
             self.seats.append(seat)
             self.selector.register(process.popen.stdout, selectors.EVENT_READ, (seat, "out"))  # type: ignore[arg-type]
             self.selector.register(process.popen.stderr, selectors.EVENT_READ, (seat, "err"))  # type: ignore[arg-type]
+            if process.cgroup is not None and process.cgroup.oom_fd is not None:
+                self.selector.register(process.cgroup.oom_fd, selectors.EVENT_READ, (seat, "oom"))
 
     def stop_bots(self) -> None:
         grace = time.monotonic() + self.spec.exit_grace_ms / 1000
@@ -214,6 +216,11 @@ class Referee:
         """Read whatever the bot has written (stdout and stderr) within ``timeout`` seconds."""
         for key, _ in self.selector.select(timeout):
             owner, kind = key.data
+            if kind == "oom":  # out of memory (cgroup v1): the whole bot dies now, as v2's oom.group does
+                self.selector.unregister(key.fileobj)
+                if owner.process.cgroup is not None and owner.process.cgroup.check_memory():
+                    owner.process.cgroup.kill_all()
+                continue
             try:
                 chunk = os.read(key.fd, 65536)
             except (BlockingIOError, InterruptedError):

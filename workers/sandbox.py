@@ -81,7 +81,28 @@ def with_started_marker(command: Sequence[str]) -> list[str]:
 
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+#: The programs of the base system a bot can run besides Python (docs/bot-package.md): a POSIX
+#: shell and the tools shell bots use. Found on the host's PATH, each with the shared libraries
+#: it loads; nothing else of the host's /usr is mounted.
+RUNTIME_PROGRAMS = (
+    "sh", "awk", "cat", "cut", "date", "echo", "env", "expr", "false", "grep", "head", "id", "ls",
+    "printf", "readlink", "sed", "sleep", "sort", "tail", "test", "tr", "true", "uniq", "wc",
+)  # fmt: skip
+RUNTIME_PATH = "/usr/bin:/bin"
+#: Files of the sandbox's own /proc that count or list what the whole host does (memory, CPU
+#: time, forks, load, locks, interrupts...): each becomes an empty file, so that one bot cannot
+#: signal to the other through them. Directories likewise become empty.
+PROC_MASKED_FILES = (
+    "meminfo", "stat", "loadavg", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "slabinfo",
+    "swaps", "diskstats", "interrupts", "softirqs", "schedstat", "sched_debug", "locks", "uptime",
+    "key-users", "keys", "timer_list", "partitions", "modules", "kallsyms", "vmallocinfo", "iomem",
+    "ioports", "mtrr", "kpagecount", "kpageflags", "kpagecgroup", "kcore", "latency_stats",
+)  # fmt: skip
+PROC_MASKED_DIRS = ("sys", "pressure", "irq", "bus", "fs", "driver", "tty", "acpi", "scsi")
+#: Device nodes of the sandbox's /dev (no pseudo-terminals: their count is host-wide).
+DEVICES = ("null", "zero", "full", "random", "urandom")
 RUNTIME_PACKAGES = ("engines", "bots")  # pure Python, importable by every bot
+EMPTY_FILE = "empty"  # beside the staged runtime: bound over the /proc files a bot must not read
 MB = 1024 * 1024
 
 # Syscalls no bot needs and that reach kernel objects outside the sandbox's
@@ -129,13 +150,114 @@ DENIED_SYSCALLS = (
     "iopl",
     "ioperm",
     "vhangup",
+    # Channels between the two bots of a series through kernel objects they share
+    # (docs/sandbox.md, "What the two bots of a series share"): locks and change
+    # notifications on the read-only files both see, host-wide AIO contexts, the
+    # host's process count and free memory, and the page cache's contents.
+    "flock",
+    "inotify_init",
+    "inotify_init1",
+    "inotify_add_watch",
+    "fanotify_init",
+    "fanotify_mark",
+    "io_setup",
+    "io_submit",
+    "io_getevents",
+    "io_pgetevents",
+    "io_cancel",
+    "io_destroy",
+    "sysinfo",
+    "mincore",
+    "cachestat",
+    "fadvise64",
+    "readahead",
 )
 AF_VSOCK = 40
 CLONE_NEWUSER = 0x10000000
+#: fcntl commands that take or test a record lock or a lease (F_GETLK, F_SETLK, F_SETLKW,
+#: F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE): refused like flock.
+FCNTL_LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025)
+#: madvise advice that pushes pages of a file out of the page cache (MADV_COLD, MADV_PAGEOUT).
+MADV_RECLAIM = (20, 21)
 
 
 class SandboxError(RuntimeError):
     """The sandbox cannot be set up on this host; the message says what is missing."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What of the host a bot sees: read-only binds (files and directories) and symlinks, in mount order."""
+
+    binds: tuple[str, ...]
+    symlinks: tuple[tuple[str, str], ...]  # (target, path)
+    masked: tuple[str, ...]  # directories inside a bind covered by an empty tmpfs
+
+
+@functools.cache
+def bot_runtime() -> Runtime:
+    """Return the bots' runtime here: the interpreter, its standard library, the base tools, their libraries.
+
+    The interpreter is asked where its standard library is; its site-packages
+    and dist-packages (where a platform's own packages would be) are covered.
+    Every program's and extension module's shared libraries come from ``ldd``,
+    with each symlink on the way kept as a symlink.
+    """
+    interpreter = os.path.realpath(BOT_PYTHON)
+    code = "import sysconfig; print(sysconfig.get_paths()['stdlib']); print(sysconfig.get_config_var('DESTSHARED'))"
+    probe = subprocess.run([interpreter, "-I", "-S", "-c", code], capture_output=True, text=True, check=True, env={})
+    stdlib, dynload = (line.strip() for line in probe.stdout.splitlines()[:2])
+    binds: dict[str, None] = {}
+    links: dict[str, str] = {}
+    masked = tuple(
+        str(Path(stdlib) / name) for name in ("site-packages", "dist-packages") if (Path(stdlib) / name).is_dir()
+    )
+    programs = [BOT_PYTHON] + [found for name in RUNTIME_PROGRAMS if (found := shutil.which(name, path=RUNTIME_PATH))]
+    for program in programs:
+        _add_path(program, binds, links)
+    binds[stdlib] = None
+    for etc in ("/etc/ld.so.cache", "/etc/localtime", f"/etc/{Path(stdlib).name}"):
+        if os.path.exists(etc):
+            _add_path(etc, binds, links)
+    elf = [path for path in binds if os.path.isfile(path)]
+    if dynload and os.path.isdir(dynload):
+        elf += [str(path) for path in sorted(Path(dynload).glob("*.so"))]
+    for library in _shared_libraries(elf):
+        _add_path(library, binds, links)
+    return Runtime(binds=tuple(binds), symlinks=tuple((target, path) for path, target in links.items()), masked=masked)
+
+
+def _add_path(path: str, binds: dict[str, None], links: dict[str, str]) -> None:
+    """Add ``path`` to the runtime: the file it names, and every symlink on the way as a symlink."""
+    for _ in range(40):
+        parent = os.path.dirname(path)
+        if os.path.dirname(parent) == "/" and os.path.islink(parent):  # /lib, /bin...: symlinks in every sandbox
+            path = os.path.join(os.path.realpath(parent), os.path.basename(path))
+            continue
+        path = os.path.join(os.path.realpath(parent), os.path.basename(path))
+        if not os.path.islink(path):
+            binds[path] = None
+            return
+        target = os.readlink(path)
+        links[path] = target
+        path = os.path.normpath(os.path.join(parent, target))
+    raise SandboxError(f"too many symlinks resolving {path} for the bot runtime")
+
+
+def _shared_libraries(files: Sequence[str]) -> list[str]:
+    """Return every shared library (and the dynamic loader) that ``files`` load, by ``ldd``."""
+    found: list[str] = []
+    for start in range(0, len(files), 200):
+        listed = subprocess.run(
+            ["ldd", *files[start : start + 200]], capture_output=True, text=True, env={"LC_ALL": "C"}, check=False
+        ).stdout
+        for line in listed.splitlines():
+            words = line.split()
+            if "=>" in words and len(words) > words.index("=>") + 1 and words[words.index("=>") + 1].startswith("/"):
+                found.append(words[words.index("=>") + 1])
+            elif words and words[0].startswith("/") and not line.endswith(":"):
+                found.append(words[0])  # the loader: /lib64/ld-linux-x86-64.so.2 (0x...)
+    return list(dict.fromkeys(found))
 
 
 @dataclass(frozen=True)
@@ -205,6 +327,10 @@ def seccomp_program() -> bytes:
         with contextlib.suppress(RuntimeError, ValueError, OSError):  # not on this architecture
             rules.add_rule(refuse, name)
     rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.EQ, AF_VSOCK))
+    for command in FCNTL_LOCK_COMMANDS:
+        rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    for advice in MADV_RECLAIM:
+        rules.add_rule(refuse, "madvise", seccomp.Arg(2, seccomp.EQ, advice))
     # New user namespaces: clone's flags can be checked; clone3 passes them in
     # memory a filter cannot read, so it answers ENOSYS and libc falls back to clone.
     rules.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
@@ -242,6 +368,7 @@ class Staging:
                 self.runtime / package,
                 ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "tests"),
             )
+        (self.root / EMPTY_FILE).touch()
         self._bots: dict[str, Path] = {}
         _make_world_readable(self.root)
 
@@ -463,23 +590,33 @@ def bwrap_command(
         "--hostname",
         "arena-bot",
         "--clearenv",
-        "--ro-bind",
-        "/usr",
-        "/usr",
     ]
+    runtime = bot_runtime()
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = Path("/") / name
         if host.is_symlink():
             argv += ["--symlink", os.readlink(host), f"/{name}"]
-        elif host.is_dir():
-            argv += ["--ro-bind", str(host), f"/{name}"]
-    for etc in ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime"):
-        argv += ["--ro-bind-try", etc, etc]
+    for path in runtime.binds:
+        argv += ["--ro-bind", path, path]
+    for target, path in runtime.symlinks:
+        argv += ["--symlink", target, path]
+    for path in runtime.masked:
+        argv += ["--tmpfs", path, "--remount-ro", path]
+    empty = runtime_dir.with_name(EMPTY_FILE)
+    argv += ["--proc", "/proc"]
+    for name in PROC_MASKED_FILES:
+        if os.path.exists(f"/proc/{name}"):
+            argv += ["--ro-bind", str(empty), f"/proc/{name}"]
+    for name in PROC_MASKED_DIRS:
+        if os.path.isdir(f"/proc/{name}"):
+            argv += ["--tmpfs", f"/proc/{name}", "--remount-ro", f"/proc/{name}"]
+    argv += ["--perms", "0755", "--size", "65536", "--tmpfs", "/dev"]
+    for name in DEVICES:
+        argv += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):  # fmt: skip
+        argv += ["--symlink", target, f"/dev/{name}"]
     argv += [
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
         "--perms",
         "1777",
         "--size",
@@ -492,6 +629,8 @@ def bwrap_command(
         str(limits.shm_mb * MB),
         "--tmpfs",
         "/dev/shm",
+        "--remount-ro",
+        "/dev",
         "--ro-bind",
         str(bot_dir),
         BOT_DIR,
@@ -564,6 +703,8 @@ def start_bot(
     cgroup = create_bot_cgroup(
         CgroupLimits(memory_bytes=limits.memory_mb * MB, pids=limits.pids, cpu_cores=limits.cpu_cores)
     )
+    if cgroup is not None:
+        cgroup.watch_memory()
     program = _cached_seccomp_program()
     seccomp_file = tempfile.TemporaryFile()  # noqa: SIM115 - bubblewrap reads it after this returns
     seccomp_file.write(program)

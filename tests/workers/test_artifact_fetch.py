@@ -100,7 +100,7 @@ def test_a_server_trickling_bytes_cannot_hold_the_worker(server: Server, tmp_pat
 
     server.routes["/slow.zip"] = trickle
     started = time.monotonic()
-    with pytest.raises(ArtifactError, match="took longer than 0.3 s"):
+    with pytest.raises(ArtifactError, match=r"took longer than 0\.3 s"):
         fetch_archive(f"{server.url}/slow.zip", SHA, tmp_path, deadline_s=0.3)
     assert time.monotonic() - started < 3
 

@@ -33,8 +33,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 # -- processes and threads ------------------------------------------------------------------
-def test_fork_bomb_is_capped_by_the_pids_limit_and_times_out(arena) -> None:
-    series = arena.play("fork_bomb", time_control=arena.short)
+def test_fork_bomb_is_capped_by_the_pids_limit_and_forfeits(arena) -> None:
+    # Sixteen Python processes come close to 64 MB, and the first OOM would end the bot before
+    # its time does (test_a_storm_of_memory_hogs...): memory to spare, so only the pids limit bites.
+    limits = dataclasses.replace(arena.limits, memory_mb=256)
+    series = arena.play("fork_bomb", time_control=arena.short, limits=limits)
     series.assert_forfeit(DECISION_TIMEOUT)
     assert "Resource temporarily unavailable" in series.reports()["fork"]  # EAGAIN: the pids cgroup said no
 
@@ -379,3 +382,17 @@ def test_killing_its_parent_and_every_process_harms_nothing_outside(arena, same_
     assert reports["kill host pid"].startswith("ProcessLookupError"), reports
     assert reports["pids left"] == "OK [1, 2]", reports  # only the sandbox's init and itself exist
     assert same_uid_process.poll() is None, "a process outside the sandbox, of the same uid, was killed"
+
+
+def kernel_log_lines() -> int:
+    return len(subprocess.run(["dmesg"], capture_output=True, check=True).stdout.splitlines())
+
+
+def test_a_storm_of_memory_hogs_ends_at_its_first_oom_and_leaves_the_kernel_log_alone(arena) -> None:
+    before = kernel_log_lines()
+    series = arena.play("oom_storm", time_control=arena.short)
+    forfeit = series.assert_forfeit(CRASH)
+    assert "(memory limit)" in forfeit["detail"]
+    # The bot is killed whole when its cgroup first runs out of memory: at most one kernel
+    # report (cgroup v2's memory.oom.group) and none with v1's oom_kill_disable.
+    assert kernel_log_lines() - before < 120, kernel_log_lines() - before

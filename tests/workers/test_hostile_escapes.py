@@ -141,13 +141,18 @@ def test_no_platform_settings_credentials_or_host_files(arena) -> None:
     assert top_listing.startswith("FileNotFoundError") or repo.parts[2] not in top_listing, top_listing
     for path in ("/etc/postgresql", "/root", "/home"):
         assert reports[f"list {path}"].startswith("FileNotFoundError"), reports
-    assert reports["list /etc"] == "OK ['alternatives', 'ld.so.cache', 'localtime']", reports
+    # The dynamic linker's cache, the time zone, Python's own site configuration, awk's alternative.
+    assert reports["list /etc"] == "OK ['alternatives', 'ld.so.cache', 'localtime', 'python3.11']", reports
     assert reports["list /proc/1/cwd"] == "OK ['bot.toml', 'main.py', 'targets.json']", reports  # init sits in /bot
     assert reports["cwd"] == "OK '/bot'"
-    mounts = set(ast.literal_eval(reports["mounts"].removeprefix("OK ")))
-    assert mounts <= {"/", "/usr", "/proc", "/dev", "/tmp", "/dev/shm", "/bot", "/arena"} | {
-        path for path in mounts if path.startswith(("/etc/", "/dev/"))
+    mounts = {probe.removeprefix("mount ") for probe in reports if probe.startswith("mount ")}
+    # The runtime is mounted file by file (workers/sandbox.py bot_runtime), never the host's /usr.
+    assert mounts <= {"/", "/proc", "/dev", "/tmp", "/dev/shm", "/bot", "/arena"} | {
+        path
+        for path in mounts
+        if path.startswith(("/etc/", "/dev/", "/proc/", "/usr/bin/", "/usr/lib/", "/usr/share/"))
     }, mounts
+    assert "/usr" not in mounts
     assert reports["fds"] == "OK ['0', '1', '2', '3']", reports  # stdin, stdout, stderr and the listing itself
     assert "SECRET_KEY" not in json.dumps(series.document)
 
@@ -183,6 +188,8 @@ def test_no_writes_outside_tmp(arena) -> None:
     for probe, outcome in reports.items():
         if probe in ("write /tmp/arena-hostile-was-here", "write /dev/shm/arena-hostile-was-here"):
             assert outcome == "OK 'written'", (probe, outcome)  # its own tmpfs: allowed
+        elif probe == "write /usr/lib/python3/dist-packages/hostile_was_here.py":
+            assert outcome.startswith("FileNotFoundError"), outcome  # not in the bots' runtime at all
         else:
             assert outcome.startswith(("PermissionError", "OSError: [Errno 30] Read-only file system")), (
                 probe,
