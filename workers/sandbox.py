@@ -92,17 +92,18 @@ RUNTIME_PATH = "/usr/bin:/bin"
 #: Files of the sandbox's own /proc that count or list what the whole host does (memory, CPU
 #: time, forks, load, locks, interrupts...): each becomes an empty file, so that one bot cannot
 #: signal to the other through them. Directories likewise become empty.
+#: (Files only root can read, and ones that never change, like modules or partitions, need no mask:
+#: every mask costs about 0.1 ms at each bot's start.)
 PROC_MASKED_FILES = (
-    "meminfo", "stat", "loadavg", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "slabinfo",
-    "swaps", "diskstats", "interrupts", "softirqs", "schedstat", "sched_debug", "locks", "uptime",
-    "key-users", "keys", "timer_list", "partitions", "modules", "kallsyms", "vmallocinfo", "iomem",
-    "ioports", "mtrr", "kpagecount", "kpageflags", "kpagecgroup", "kcore", "latency_stats",
+    "meminfo", "stat", "loadavg", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "swaps",
+    "diskstats", "interrupts", "softirqs", "schedstat", "sched_debug", "locks", "uptime", "key-users",
 )  # fmt: skip
-PROC_MASKED_DIRS = ("sys", "pressure", "irq", "bus", "fs", "driver", "tty", "acpi", "scsi")
+PROC_MASKED_DIRS = ("sys", "pressure", "irq")
 #: Device nodes of the sandbox's /dev (no pseudo-terminals: their count is host-wide).
 DEVICES = ("null", "zero", "full", "random", "urandom")
 RUNTIME_PACKAGES = ("engines", "bots")  # pure Python, importable by every bot
 EMPTY_FILE = "empty"  # beside the staged runtime: bound over the /proc files a bot must not read
+SYSTEM_DIR = "system"  # beside the staged runtime: the bots' /usr and /etc, as hard links (stage_system)
 MB = 1024 * 1024
 
 # Syscalls no bot needs and that reach kernel objects outside the sandbox's
@@ -371,6 +372,8 @@ class Staging:
         (self.root / EMPTY_FILE).touch()
         self._bots: dict[str, Path] = {}
         _make_world_readable(self.root)
+        # After the chmod above: the hard links share their inodes (and modes) with the host's files.
+        stage_system(self.root / SYSTEM_DIR, bot_runtime())
 
     def add_bot(self, source: Path, key: str) -> Path:
         """Return a staged copy of the bot directory ``source`` whose content hash is ``key``."""
@@ -384,6 +387,55 @@ class Staging:
     def cleanup(self) -> None:
         """Delete the staging area."""
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def stage_system(target: Path, runtime: Runtime) -> bool:
+    """Lay the bots' runtime out under ``target`` (``usr/``, ``etc/``...) as hard links to the host's files.
+
+    bubblewrap then mounts two or three directories instead of one bind per
+    file: about 5 ms less for every bot started. The links are the host's
+    inodes (nothing is copied, nothing can change: the mounts are read-only).
+    Where the host refuses (another file system, protected hard links for a
+    user who does not own the files), nothing is left and the sandbox binds
+    file by file.
+    """
+    try:
+        for path in runtime.binds:
+            destination = target / path.lstrip("/")
+            _make_dirs(destination.parent, target)
+            if os.path.isdir(path):
+                masked = {os.path.basename(p) for p in runtime.masked if os.path.dirname(p) == path}
+                shutil.copytree(
+                    path,
+                    destination,
+                    symlinks=True,
+                    copy_function=os.link,
+                    ignore=lambda directory, names, path=path, masked=masked: masked if directory == path else set(),
+                    dirs_exist_ok=True,
+                )
+            elif not destination.exists():
+                os.link(path, destination)
+        for link_target, path in runtime.symlinks:
+            destination = target / path.lstrip("/")
+            _make_dirs(destination.parent, target)
+            if not destination.is_symlink():
+                os.symlink(link_target, destination)
+    except (OSError, shutil.Error):
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+    return True
+
+
+def _make_dirs(directory: Path, root: Path) -> None:
+    """``mkdir -p`` with mode 755 whatever the umask (the bots' uids must traverse them)."""
+    missing = []
+    while not directory.exists():
+        missing.append(directory)
+        directory = directory.parent
+    for path in reversed(missing):
+        path.mkdir()
+        path.chmod(0o755)
+    root.chmod(0o755)
 
 
 def sweep_stale_staging(parent: Path) -> int:
@@ -591,17 +643,22 @@ def bwrap_command(
         "arena-bot",
         "--clearenv",
     ]
-    runtime = bot_runtime()
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = Path("/") / name
         if host.is_symlink():
             argv += ["--symlink", os.readlink(host), f"/{name}"]
-    for path in runtime.binds:
-        argv += ["--ro-bind", path, path]
-    for target, path in runtime.symlinks:
-        argv += ["--symlink", target, path]
-    for path in runtime.masked:
-        argv += ["--tmpfs", path, "--remount-ro", path]
+    system = runtime_dir.with_name(SYSTEM_DIR)
+    if system.is_dir():  # staged as hard links: one bind per top-level directory
+        for top in sorted(os.listdir(system)):
+            argv += ["--ro-bind", str(system / top), f"/{top}"]
+    else:
+        runtime = bot_runtime()
+        for path in runtime.binds:
+            argv += ["--ro-bind", path, path]
+        for target, path in runtime.symlinks:
+            argv += ["--symlink", target, path]
+        for path in runtime.masked:
+            argv += ["--tmpfs", path, "--remount-ro", path]
     empty = runtime_dir.with_name(EMPTY_FILE)
     argv += ["--proc", "/proc"]
     for name in PROC_MASKED_FILES:

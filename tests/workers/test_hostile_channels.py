@@ -12,10 +12,11 @@ after every series.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
-from workers.sandbox import bot_runtime
+from workers.sandbox import SYSTEM_DIR, bot_runtime, shared_staging
 
 EPERM = "OSError: Operation not permitted"
 
@@ -136,6 +137,16 @@ def test_the_runtime_holds_the_interpreter_stdlib_and_base_tools_and_nothing_of_
         assert reports[f"import {module}"].startswith("ModuleNotFoundError"), (module, reports[f"import {module}"])
     for path in ("/usr/local", "/usr/lib/python3/dist-packages", "/usr/share/doc", "/etc/passwd", "/root"):
         assert reports[f"exists {path}"] == "OK False", path
+    # Nothing in it is setuid or setgid (the host's mount, su, passwd are simply not there).
+    system = shared_staging().root / SYSTEM_DIR
+    privileged = [
+        os.path.join(root, name)
+        for root, _dirs, names in os.walk(system)
+        for name in names
+        if not os.path.islink(os.path.join(root, name))
+        and os.stat(os.path.join(root, name)).st_mode & (stat.S_ISUID | stat.S_ISGID)
+    ]
+    assert privileged == []
 
 
 def test_a_tree_built_to_make_freezing_slow_stalls_only_itself(arena) -> None:
@@ -151,3 +162,28 @@ def test_a_tree_built_to_make_freezing_slow_stalls_only_itself(arena) -> None:
     assert all(ms < arena.short.decision_ms for ms in spent), spent
     # Bounded: two games of a few dozen moves within their clocks, not the 52.7 s of a free stall.
     assert elapsed < 2 * 2 * (arena.short.bank_ms / 1000) + 10, elapsed
+
+
+def test_where_hard_links_are_refused_the_runtime_is_bound_file_by_file_and_the_same(arena) -> None:
+    # An unprivileged bot author's `arena play` (protected hard links), or /tmp on another file system.
+    import pytest
+
+    import workers.referee
+    import workers.sandbox
+
+    def refuse(source: str, destination: str) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(workers.sandbox.os, "link", refuse)
+        staging = workers.sandbox.Staging()
+        try:
+            assert not (staging.root / workers.sandbox.SYSTEM_DIR).exists()  # nothing half-made is left
+            patch.setattr(workers.referee, "shared_staging", lambda: staging)
+            series = arena.play("runtime_files")
+            series.assert_completed()
+        finally:
+            staging.cleanup()
+    files = {probe for probe in series.reports() if probe.startswith("file ")}
+    staged = arena.play("runtime_files")
+    assert files == {probe for probe in staged.reports() if probe.startswith("file ")}

@@ -46,7 +46,7 @@ for path in (repo_top, "/etc/postgresql", "/root", "/home", "/proc/1/cwd", "/pro
     attempt(f"list {path}", lambda path=path: sorted(os.listdir(path)))
 attempt("cwd", os.getcwd)
 attempt("fds", lambda: sorted(os.listdir("/proc/self/fd")))
-for point in [line.split()[4] for line in read("/proc/self/mountinfo").splitlines()]:
-    report(f"mount {point}", "OK")
+for fields in [line.split() for line in read("/proc/self/mountinfo").splitlines()]:
+    report(f"mount {fields[4]}", f"OK {fields[3]}")  # the mount point, and what of its file system it shows
 
 run(lambda observation, legal_actions: legal_actions[0])

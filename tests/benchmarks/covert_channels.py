@@ -1,0 +1,220 @@
+"""Benchmark: how much two bots of one series can tell each other through what the sandbox still shares.
+
+Run as root: ``.venv/bin/python tests/benchmarks/covert_channels.py`` (``--rounds 8`` for a
+quicker run). Figures and the command are in docs/sandbox.md ("What the two bots of a series
+share"). Two channels, each between two bots in production sandboxes, taking turns as in a
+series (the one off turn is frozen):
+
+* **the page cache of the runtime's files.** Every bot sees the same read-only standard
+  library, so the same cached pages. On its turn the sender reads the first byte of file *i*
+  of an agreed list for a 1 and leaves it for a 0; on its own turn the receiver times its own
+  read of each file: a page read from the disk is slow, one from the cache is fast. mincore,
+  fadvise, readahead and cachestat are refused (docs/sandbox.md), so timing is what is left.
+  The host's caches are dropped first (``/proc/sys/vm/drop_caches``, the worst case: a
+  freshly booted worker or one under memory pressure); each bit uses up a file (it is cached
+  afterwards), so the figure is also a budget per host, not only a rate.
+* **the clocks in every request**, through the referee itself: a real series; on each move
+  the sender thinks ``value * step`` ms for a 4-bit value, and the receiver reads the
+  sender's bank in its next request. This is the chess clock every game shows; it costs the
+  sender its own time.
+
+It prints, per channel, the bits sent, the error rate, the bits per turn and per second,
+and the capacity after errors (bits × (1 − H(error rate))).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from workers.botpkg import load_bot_package  # noqa: E402
+from workers.referee import SeriesSpec, TimeControl, run_series  # noqa: E402
+from workers.sandbox import Limits, python_bot_command, shared_staging, start_bot  # noqa: E402
+
+PAGE_CACHE_AGENT = """
+import os, sys, time
+stdlib = os.path.dirname(os.__file__)
+files = sorted(
+    os.path.join(root, name)
+    for root, dirs, names in os.walk(stdlib)
+    if root != stdlib and "__pycache__" not in root
+    for name in names
+    if name.endswith(".py")
+)
+print(f"ready {len(files)}", flush=True)
+for line in sys.stdin:
+    command, start, payload = line.split()
+    start = int(start)
+    if command == "send":
+        for offset, bit in enumerate(payload):
+            if bit == "1":
+                with open(files[start + offset], "rb") as handle:
+                    handle.read(1)
+        print("ok", flush=True)
+    else:
+        times = []
+        for offset in range(int(payload)):
+            began = time.perf_counter_ns()
+            with open(files[start + offset], "rb") as handle:
+                handle.read(1)
+            times.append((time.perf_counter_ns() - began) // 1000)
+        print(" ".join(map(str, times)), flush=True)
+"""
+
+CLOCK_SENDER = """
+import json, random, sys, time
+values = random.Random(SEED)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "request":
+        value = values.randrange(16)
+        time.sleep(value * STEP / 1000)
+        print(f"sent {message['game_index']} {message['ply']} {value}", file=sys.stderr, flush=True)
+        print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
+"""
+
+CLOCK_RECEIVER = """
+import json, sys
+last = None
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "game_start":
+        other, last = 1 - message["seat"], None
+    if message["type"] == "request":
+        bank = message["clock"]["bank_ms"][other]
+        if last is not None:
+            spent = f"{message['game_index']} {last[0]} {message['ply']} {last[1] - bank:.3f}"
+            print(f"spent {spent}", file=sys.stderr, flush=True)
+        last = (message["ply"], bank)
+        print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
+"""
+
+
+def package(work: Path, name: str, code: str):  # type: ignore[no-untyped-def]
+    folder = work / name
+    folder.mkdir()
+    (folder / "bot.toml").write_text(f'name = "{name}"\nentry = "main.py"\n')
+    (folder / "main.py").write_text(code)
+    return load_bot_package(folder, work / "unpacked")
+
+
+def binary_entropy(p: float) -> float:
+    return 0.0 if p in (0.0, 1.0) else -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+
+def page_cache_channel(work: Path, rounds: int, bits: int) -> dict[str, float]:
+    subprocess.run(["sync"], check=True)
+    Path("/proc/sys/vm/drop_caches").write_text("3")
+    agent = package(work, "agent", PAGE_CACHE_AGENT)
+    staging = shared_staging()
+    bot_dir = staging.add_bot(agent.directory, agent.sha256)
+    bots = [
+        start_bot(python_bot_command("main.py"), bot_dir, runtime_dir=staging.runtime, limits=Limits(), slot=seat)
+        for seat in (0, 1)
+    ]
+    try:
+        available = [int(bot.popen.stdout.readline().split()[1]) for bot in bots]  # type: ignore[union-attr]
+        rounds = min(rounds, available[0] // bits)
+        sender, receiver = bots
+        rng = random.Random(7)
+        sent = errors = 0
+        turn_seconds = 0.0
+        for index in range(rounds):
+            message = "".join(rng.choice("01") for _ in range(bits))
+            began = time.perf_counter()
+            receiver.freeze()
+            sender.thaw()
+            sender.popen.stdin.write(f"send {index * bits} {message}\n".encode())  # type: ignore[union-attr]
+            sender.popen.stdin.flush()  # type: ignore[union-attr]
+            sender.popen.stdout.readline()  # type: ignore[union-attr]
+            sender.freeze()
+            receiver.thaw()
+            receiver.popen.stdin.write(f"recv {index * bits} {bits}\n".encode())  # type: ignore[union-attr]
+            receiver.popen.stdin.flush()  # type: ignore[union-attr]
+            times = [int(t) for t in receiver.popen.stdout.readline().split()]  # type: ignore[union-attr]
+            turn_seconds += time.perf_counter() - began
+            threshold = 4 * min(times)  # a cached read is the fastest there is; a disk read is many times slower
+            received = "".join("1" if t <= threshold else "0" for t in times)
+            sent += bits
+            errors += sum(a != b for a, b in zip(message, received, strict=True))
+    finally:
+        for bot in bots:
+            bot.kill()
+    rate = errors / sent
+    return {
+        "bits": sent,
+        "error": rate,
+        "per_turn": bits,
+        "per_second": sent / turn_seconds,
+        "capacity": sent * (1 - binary_entropy(rate)),
+        "budget": available[0],
+    }
+
+
+def clock_channel(work: Path, games: int, step_ms: int) -> dict[str, float]:
+    seed = 11
+    sender = package(work, "sender", CLOCK_SENDER.replace("SEED", str(seed)).replace("STEP", str(step_ms)))
+    receiver = package(work, "receiver", CLOCK_RECEIVER)
+    spec = SeriesSpec(bots=[sender, receiver], games=games, time_control=TimeControl(bank_ms=600_000))
+    began = time.perf_counter()
+    document = run_series(spec)
+    elapsed = time.perf_counter() - began
+    # Each reading of the sender's bank between two of the receiver's requests is compared with
+    # what the sender meant, where exactly one sender move fell in between.
+    sent = [tuple(map(int, line.split()[1:])) for line in document["stderr"][0]["text"].splitlines()
+            if line.startswith("sent ")]  # fmt: skip
+    decoded = []
+    for line in document["stderr"][1]["text"].splitlines():
+        if not line.startswith("spent "):
+            continue
+        game, before, after, spent = line.split()[1:]
+        between = [value for g, ply, value in sent if g == int(game) and int(before) < ply < int(after)]
+        if len(between) == 1:
+            decoded.append((min(15, max(0, round(float(spent) / step_ms))), between[0]))
+    wrong = sum(guess != value for guess, value in decoded)
+    rate = wrong / max(1, len(decoded))
+    return {
+        "values": len(decoded),
+        "error": rate,
+        "per_turn": 4,
+        "per_second": 4 * len(decoded) / elapsed,
+        "capacity": 4 * len(decoded) * (1 - binary_entropy(min(rate, 0.5))),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=16, help="page-cache rounds of --bits bits")
+    parser.add_argument("--bits", type=int, default=64)
+    parser.add_argument("--step-ms", type=int, default=3, help="clock channel: ms per unit of the sent value")
+    parser.add_argument("--games", type=int, default=10, help="clock channel: games in the series")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="arena-covert-") as work:
+        page = page_cache_channel(Path(work), args.rounds, args.bits)
+        clock = clock_channel(Path(work), args.games, args.step_ms)
+    print("| channel | sent | error rate | bits per turn | bits/s while sending | capacity after errors |")
+    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        f"| page cache of the runtime (cold host) | {page['bits']} bits | {page['error']:.1%} | {page['per_turn']} "
+        f"| {page['per_second']:,.0f} | {page['capacity']:,.0f} bits |"
+    )
+    print(
+        f"| clocks in the requests ({args.step_ms} ms steps) | {clock['values']} values of 4 bits "
+        f"| {clock['error']:.1%} | 4 | {clock['per_second']:,.0f} | {clock['capacity']:,.0f} bits |"
+    )
+    print(f"\npage cache budget: {page['budget']} files of the standard library's packages, one bit each per host")
+    print(json.dumps({"page_cache": page, "clock": clock}))
+
+
+if __name__ == "__main__":
+    main()
