@@ -1,13 +1,18 @@
 """Pure game engines: rules only, no I/O, no third-party imports.
 
-``engines.get("watch")`` returns a ready :class:`~engines.base.Game`;
-``engines.names()`` lists what is registered. See ``engines/base.py`` for the
-interface every game implements and docs/engines.md for how to add one.
+``engines.get(name)`` returns a ready :class:`~engines.base.Game`,
+``engines.declaration(name)`` everything else the system knows about it
+(engines/declaration.py), ``engines.names()`` lists what is registered. Every
+package here with a ``declaration`` module registers itself. See
+``engines/base.py`` for the interface every game implements and
+docs/engines.md for how to add one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+import pkgutil
+from collections.abc import Mapping
 from typing import Any
 
 from engines.base import (
@@ -25,6 +30,7 @@ from engines.base import (
     StateFormatError,
     resolve_chance,
 )
+from engines.declaration import GameDeclaration
 
 __all__ = [
     "CHANCE",
@@ -33,6 +39,7 @@ __all__ = [
     "ConfigError",
     "EngineError",
     "Game",
+    "GameDeclaration",
     "GameInfo",
     "IllegalActionError",
     "MalformedActionError",
@@ -40,34 +47,49 @@ __all__ = [
     "State",
     "StateFormatError",
     "UnknownGameError",
+    "declaration",
+    "flagship",
     "get",
     "names",
     "register",
     "resolve_chance",
+    "unregister",
 ]
 
-_REGISTRY: dict[str, Callable[..., Game]] = {}
+_REGISTRY: dict[str, GameDeclaration] = {}
 
 
 class UnknownGameError(EngineError, LookupError):
     """No game is registered under that name."""
 
 
-def register(name: str, factory: Callable[..., Game]) -> None:
-    """Register ``factory`` (a Game class) under ``name``; a name is registered once."""
+def register(declaration: GameDeclaration) -> None:
+    """Register a game by its declaration (engines/declaration.py); a name is registered once."""
+    name = declaration.name
     if name in _REGISTRY:
         raise ValueError(f"a game named {name!r} is already registered")
-    _REGISTRY[name] = factory
+    if declaration.flagship and any(other.flagship for other in _REGISTRY.values()):
+        raise ValueError(f"{name}: only one game is the flagship")
+    _REGISTRY[name] = declaration
+
+
+def unregister(name: str) -> None:
+    """Forget the game ``name`` (tests that register a game of their own)."""
+    _REGISTRY.pop(name, None)
+
+
+def declaration(name: str) -> GameDeclaration:
+    """Return the declaration of the game registered as ``name``."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise UnknownGameError(f"no game named {name!r}; registered games: {known}") from None
 
 
 def get(name: str, config: Mapping[str, Any] | None = None) -> Game:
     """Return the game registered as ``name``, configured with ``config``."""
-    try:
-        factory = _REGISTRY[name]
-    except (KeyError, TypeError):
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise UnknownGameError(f"no game named {name!r}; registered games: {known}") from None
-    return factory(config)
+    return declaration(name).game(config)
 
 
 def names() -> list[str]:
@@ -75,12 +97,25 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def _register_builtin_games() -> None:
-    from engines.watch import WatchGame
-    from engines.watch_race import WatchRaceGame
+def flagship() -> str:
+    """Return the name of the flagship game: the default wherever a game is not said."""
+    for name, declared in _REGISTRY.items():
+        if declared.flagship:
+            return name
+    return names()[0]
 
-    register(WatchGame.info.name, WatchGame)
-    register(WatchRaceGame.info.name, WatchRaceGame)
+
+def _register_builtin_games() -> None:
+    """Register every game package here that has a ``declaration`` module: nothing to edit for a new one."""
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            try:
+                found = importlib.import_module(f"{__name__}.{module.name}.declaration")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{module.name}.declaration":
+                    raise
+                continue
+            register(found.DECLARATION)
 
 
 _register_builtin_games()

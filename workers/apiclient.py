@@ -30,10 +30,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from engines.text import render_table
+from workers.botpkg import MAX_ARCHIVE_BYTES
+
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 TOKEN_FILE = Path("~/.config/watch-arena/token")
-#: The platform's limit on an archive (workers.botpkg.MAX_ARCHIVE_BYTES), checked here to fail before sending.
-MAX_ARCHIVE_BYTES = 20 * 1024 * 1024
 #: Folders never packed: what a local run leaves behind.
 SKIPPED_DIRECTORIES = frozenset({"__pycache__", ".git", ".hg", ".svn", ".venv", ".mypy_cache", ".pytest_cache"})
 REQUEST_TIMEOUT_S = 120.0
@@ -375,17 +376,6 @@ def _status_rows(bot: dict[str, Any], version: dict[str, Any]) -> list[list[Any]
             ]
         )
     return rows
-
-
-def render_table(headers: list[str], rows: list[list[Any]], right: tuple[int, ...] = ()) -> str:
-    """Return a plain-text table; columns whose index is in ``right`` align right."""
-    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(row)]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -234,7 +235,9 @@ def _manifest_entry(manifest: dict[str, Any], directory: Path) -> str:
 def _manifest_games(manifest: dict[str, Any]) -> tuple[str, ...]:
     games = manifest.get("games", [])
     if not isinstance(games, list) or not all(isinstance(g, str) and NAME_PATTERN.fullmatch(g) for g in games):
-        raise BotPackageError(f'{MANIFEST}: games must be a list of game names, like games = ["watch"]')
+        raise BotPackageError(
+            f"{MANIFEST}: games must be a list of game names, like games = [{json.dumps(engines.flagship())}]"
+        )
     known = engines.names()
     unknown = [g for g in games if g not in known]
     if unknown:

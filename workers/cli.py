@@ -20,7 +20,7 @@ import secrets
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import IO, Any
@@ -29,7 +29,7 @@ import trueskill
 from tqdm import tqdm
 
 import engines
-from engines.watch import format_points, name_players
+from engines.text import format_points, format_series, render_table
 from workers import apiclient, rating_constants
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
@@ -40,15 +40,12 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
-DEFAULT_GAMES = 4
 LOG_PREVIEW_LINES = 20
 
-# TrueSkill for the local round robin: the platform's constants (workers/rating_constants.py).
+# TrueSkill for the local round robin: the platform's constants (workers/rating_constants.py);
+# β, τ and the draw probability are the game's own (its declaration).
 TRUESKILL_MU = rating_constants.MU
 TRUESKILL_SIGMA = rating_constants.SIGMA
-TRUESKILL_BETA = rating_constants.BETA
-TRUESKILL_TAU = rating_constants.TAU
-TRUESKILL_DRAW_PROBABILITY = rating_constants.draw_probability("watch")
 
 NO_SANDBOX_WARNING = """\
 WARNING: --no-sandbox: the bots run as ordinary processes with YOUR privileges.
@@ -90,10 +87,12 @@ def _series_games(text: str) -> int:
 
 def check_series_games(game: str, games: int | None, players: int) -> int:
     """Return the series length to play: ``games``, or the game's default; refuse what the referee would."""
+    series = engines.declaration(game).series
     if games is None:
-        return DEFAULT_GAMES if game == "watch" else players  # other games: each bot starts one game
-    if players == 2 and games % 2:
-        raise UsageError(f"a series is an even number of games (each bot has White in half of them), not {games}")
+        return series.default_games(players)
+    problem = series.check_games(players, games)
+    if problem:
+        raise UsageError(problem)
     return games
 
 
@@ -112,7 +111,7 @@ def _add_series_flags(parser: argparse.ArgumentParser) -> None:
         type=_series_games,
         default=None,
         metavar="N",
-        help=f"games per series; even for two bots (default {DEFAULT_GAMES} for watch, else one per bot)",
+        help="games per series (default: the game's usual length for that many bots; the game checks it)",
     )
     parser.add_argument("--seed", type=int, metavar="S", help="seed of boards and bots (default: random, printed)")
     parser.add_argument(
@@ -255,127 +254,17 @@ def _bots_loaded(args: argparse.Namespace) -> Iterator[list[LoadedBot]]:
 # -- formatting -------------------------------------------------------------------------
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
-    """Return a plain-text table; columns whose index is in ``right`` align right."""
-    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(row)]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines)
-
-
-def _time_used_ms(game: dict[str, Any], players: int) -> list[float]:
-    used = [0.0] * players
-    for action in game["actions"]:
-        if action["seat"] is not None:  # None: a chance outcome the referee drew
-            used[game["seats"][action["seat"]]] += action["ms"]
-    return used
-
-
-def _moves(game: dict[str, Any], player: int) -> int:
-    return int(game["stats"].get(str(player), {}).get("moves", 0))
-
-
 def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
-    """Return the per-game table and the series score of a result document."""
-    if document["game"] != "watch":
-        return render_multiplayer_series(document, bots)
+    """Return the series as its game writes it (per-game table, score), under a header naming the bots."""
     labels = [bot.label for bot in bots]
-    a, b = labels
     lines = [
-        f"{document['game']} (rules {document['rules_version']}): {a} vs {b}, "
+        f"{document['game']} (rules {document['rules_version']}): {' vs '.join(labels)}, "
         f"{document['games_planned']} games, seed {document['seed']}, sandbox {document['sandbox']}",
     ]
     lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
     lines.append("")
-
-    rows = []
-    notes = []
-    for game in document["games"]:
-        seats = game["seats"]
-        winners = ", ".join(labels[p] for p in game["winners"]) or "-"
-        used = _time_used_ms(game, len(labels))
-        forfeit = game["forfeit"]
-        forfeit_text = "-"
-        if forfeit is not None:
-            forfeit_text = f"{labels[forfeit['player']]}: {forfeit['reason']}"
-            notes.append(
-                f"  game {game['index'] + 1}: {labels[forfeit['player']]} forfeited "
-                f"({forfeit['reason']}): {forfeit['detail']}"
-            )
-        rows.append(
-            [
-                game["index"] + 1,
-                labels[seats[0]],
-                winners,
-                game["reason"],
-                f"{_moves(game, 0)}/{_moves(game, 1)}",
-                f"{used[0]:.0f}/{used[1]:.0f}",
-                forfeit_text,
-            ]
-        )
-    headers = ["#", "White (seat 0)", "Winner", "Reason", f"Moves {a}/{b}", f"Time ms {a}/{b}", "Forfeit"]
-    lines.append(render_table(headers, rows, right=(0,)))
-    played = len(document["games"])
-    if played < document["games_planned"]:
-        lines.append(f"  (the series stopped after game {played}: a forfeit decides it)")
-    if notes:
-        lines.append("Forfeits:")
-        lines += notes
-    lines.append("")
-
-    score = document["score"]
-    points = score["points"]
-    lines.append(f"Series score (Watch scheme): {a} {format_points(points[0])} – {format_points(points[1])} {b}")
-    white, black, wins = score["white_totals"], score["black_totals"], score["game_wins"]
-    lines.append(f"  White move totals (the lower scores): {a} {white[0]}, {b} {white[1]}")
-    lines.append(f"  Black move totals (the higher scores): {a} {black[0]}, {b} {black[1]}")
-    lines.append(f"  Game wins (not scored): {a} {wins[0]}, {b} {wins[1]}")
-    lines.append("  How:")
-    lines += [f"    {name_players(step, (a, b))}" for step in score["steps"]]
-    winner = score["winner"]
-    lines.append("Series winner: " + ("none (a draw)" if winner is None else labels[winner]))
-    lines.append(f"Wall time: {document['wall_seconds']:.1f} s")
-    return "\n".join(lines)
-
-
-def render_multiplayer_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
-    """Return the per-game table and the score of a series of any number of seats (one point a game won)."""
-    labels = [bot.label for bot in bots]
-    lines = [
-        f"{document['game']} (rules {document['rules_version']}): {', '.join(labels)}; "
-        f"{document['games_planned']} games, seed {document['seed']}, sandbox {document['sandbox']}",
-    ]
-    lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
-    lines.append("")
-    rows = []
-    for game in document["games"]:
-        forfeit = game["forfeit"]
-        used = _time_used_ms(game, len(labels))
-        rows.append(
-            [
-                game["index"] + 1,
-                labels[game["seats"][0]],
-                ", ".join(labels[p] for p in game["winners"]) or "-",
-                game["reason"],
-                "/".join(str(_moves(game, p)) for p in range(len(labels))),
-                "/".join(f"{ms:.0f}" for ms in used),
-                "-" if forfeit is None else f"{labels[forfeit['player']]}: {forfeit['reason']} ({forfeit['detail']})",
-            ]
-        )
-    headers = ["#", "Starts (seat 0)", "Winner", "Reason", "Moves by player", "Time ms by player", "Forfeit"]
-    lines.append(render_table(headers, rows, right=(0,)))
-    if len(document["games"]) < document["games_planned"]:
-        lines.append(f"  (the series stopped after game {len(document['games'])}: a forfeit decides it)")
-    lines.append("")
-    score = document["score"]
-    standings = sorted(range(len(labels)), key=lambda p: (-score["points"][p], p))
-    lines.append("Series score: " + ", ".join(f"{labels[p]} {format_points(score['points'][p])}" for p in standings))
-    lines += [f"    {step}" for step in score["steps"]]
-    winner = score["winner"]
-    lines.append("Series winner: " + ("none (the top is shared)" if winner is None else labels[winner]))
+    formatter = engines.declaration(document["game"]).format_series or format_series
+    lines += formatter(document, labels)
     lines.append(f"Wall time: {document['wall_seconds']:.1f} s")
     return "\n".join(lines)
 
@@ -464,7 +353,6 @@ class Standing:
     points: float = 0.0
     game_wins: int = 0
     forfeits: int = 0
-    series: list[int] = field(default_factory=list)
 
     @property
     def conservative(self) -> float:
@@ -489,14 +377,14 @@ class Standing:
         }
 
 
-def trueskill_environment(game: str = "watch") -> trueskill.TrueSkill:
+def trueskill_environment(game: str) -> trueskill.TrueSkill:
     """Return the TrueSkill environment of a local round robin of ``game`` (workers/rating_constants.py)."""
     return trueskill.TrueSkill(
         mu=TRUESKILL_MU,
         sigma=TRUESKILL_SIGMA,
-        beta=TRUESKILL_BETA,
-        tau=TRUESKILL_TAU,
-        draw_probability=rating_constants.draw_probability(game),
+        beta=rating_constants.for_game(game).beta,
+        tau=rating_constants.for_game(game).tau,
+        draw_probability=rating_constants.for_game(game).draw_probability,
     )
 
 
@@ -615,9 +503,9 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
             "trueskill": {
                 "mu": TRUESKILL_MU,
                 "sigma": TRUESKILL_SIGMA,
-                "beta": TRUESKILL_BETA,
-                "tau": TRUESKILL_TAU,
-                "draw_probability": TRUESKILL_DRAW_PROBABILITY,
+                "beta": rating_constants.for_game(args.game).beta,
+                "tau": rating_constants.for_game(args.game).tau,
+                "draw_probability": rating_constants.for_game(args.game).draw_probability,
             },
             "series": results,
             "standings": [s.to_json() for s in ranked(standings)],

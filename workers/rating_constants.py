@@ -1,17 +1,10 @@
 """TrueSkill's constants, the same for a season on the platform and a local round robin.
 
 Both rate in an environment of their own (never the package's global setup).
-The scale is the package's usual one: μ 25, σ μ/3, β σ/2. Bot versions are
-immutable, so skill does not drift: τ, the noise added before each update that
-keeps σ from collapsing, stays at a small σ/100.
-
-The draw probability is per game: the chance that a series between equals ends
-level. Watch: a series is drawn when both bots end on equal points; between
-equally strong reference bots that happened in 3-6 % of series (random and
-greedy, 2- and 4-game series, 300 seeds each) and 17 % for solver against
-solver (4 games, 40 seeds): 10 % sits in that range. Watch race: a series of n
-games among n players, one point a game, often shares the top (a draw between
-the players who share it): 20 %.
+The scale is the package's usual one and the same for every game: μ 25, σ μ/3,
+β σ/2 (engines/declaration.py). Each game declares its own β, τ and draw
+probability (the chance that a series between equals ends level) in its
+declaration; this module only reads them.
 
 This module lives with the workers because the platform may import them and the
 workers may not import the platform (docs/architecture.md).
@@ -19,15 +12,18 @@ workers may not import the platform (docs/architecture.md).
 
 from __future__ import annotations
 
-MU = 25.0
-SIGMA = MU / 3
-BETA = SIGMA / 2
-TAU = SIGMA / 100
-#: Per game; any other game gets DEFAULT_DRAW_PROBABILITY.
-DRAW_PROBABILITY = {"watch": 0.10, "watch_race": 0.20}
-DEFAULT_DRAW_PROBABILITY = 0.10
+import engines
+from engines.declaration import BETA, MU, SIGMA, TAU, RatingConstants
+
+__all__ = ["BETA", "MU", "SIGMA", "TAU", "for_game"]
+
+#: For a game no longer registered (a season of a game this installation dropped).
+FALLBACK = RatingConstants(draw_probability=0.10)
 
 
-def draw_probability(game: str) -> float:
-    """Return the TrueSkill draw probability of a series of ``game``."""
-    return DRAW_PROBABILITY.get(game, DEFAULT_DRAW_PROBABILITY)
+def for_game(game: str) -> RatingConstants:
+    """Return the rating constants ``game`` declares."""
+    try:
+        return engines.declaration(game).rating
+    except engines.UnknownGameError:
+        return FALLBACK

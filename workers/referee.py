@@ -76,7 +76,7 @@ class SeriesSpec:
     """Everything a series needs; self-contained, so a match worker needs no database."""
 
     bots: Sequence[BotPackage]
-    game: str = "watch"
+    game: str = ""  # an engine name; empty: the flagship (engines.flagship())
     config: dict[str, Any] = field(default_factory=dict)
     games: int = 2
     seed: int = 0
@@ -140,14 +140,14 @@ class Referee:
         if len(spec.bots) < 2:
             raise ValueError("a series needs at least two bots")
         self.spec = spec
-        self.game = engines.get(spec.game, spec.config)
+        declared = engines.declaration(spec.game or engines.flagship())
+        self.game = declared.game(spec.config)
         info = self.game.info
         if not info.min_players <= len(spec.bots) <= info.max_players:
             raise ValueError(f"{info.name} is for {info.min_players} to {info.max_players} players")
-        if spec.games <= 0 or (len(spec.bots) == 2 and spec.games % 2):
-            raise ValueError(
-                f"a two-player series is an even number of games (each bot takes seat 0 in half), not {spec.games}"
-            )
+        problem = declared.series.check_games(len(spec.bots), spec.games)
+        if problem:
+            raise ValueError(problem)
         self.mode = resolve_mode(spec.sandbox)
         self.slot = os.getpid() % 8192 if spec.slot is None else spec.slot
         self.log = log or (lambda message: None)

@@ -803,13 +803,3 @@ def start_bot(
     finally:
         seccomp_file.close()  # the child has its own copy of the descriptor
     return BotProcess(popen=popen, cgroup=cgroup, sandboxed=True, uid=uid if as_root else None)
-
-
-def wait_gone(pids: Sequence[int], timeout: float = 5.0) -> bool:
-    """Return True once none of ``pids`` exists (for tests and shutdown)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not any(Path(f"/proc/{pid}").exists() for pid in pids):
-            return True
-        time.sleep(0.01)
-    return False

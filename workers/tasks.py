@@ -25,9 +25,9 @@ from celery import shared_task
 
 import engines
 from workers import delivery
-from workers.artifacts import ArtifactError, LocationError, fetch_archive, local_path
+from workers.artifacts import ArtifactError, LocationError, fetch_archive
 from workers.botpkg import BotPackage, load_bot_package
-from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
+from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series
 from workers.sandbox import Limits
 
 CACHE_DIR = Path(os.environ.get("ARENA_WORKER_CACHE", Path(tempfile.gettempdir()) / "arena-worker-cache"))
@@ -93,7 +93,7 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
     max_retries=5,
 )
 def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """Run the series ``spec`` describes; return ``{"series_id", "result", "replay"}``.
+    """Run the series ``spec`` describes; return ``{"series_id", "result"}`` (the result holds the replay).
 
     With ``"deliver": true`` in the spec (the platform sends that with a broker)
     the worker publishes the result to the platform itself, keeping it in its
@@ -105,14 +105,7 @@ def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
         delivery.flush_outbox(self.app, CACHE_DIR)
     with delivery.lease(broker, spec.get("series_id")):
         document = run_series(spec_from_json(spec))
-    replay = spec.get("replay_to")
-    if replay:
-        path = local_path(replay)
-        if path is None:
-            raise SpecError(f"replay_to must be a path on this worker, not {replay!r}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_replay(document, path)
-    outcome = {"series_id": spec.get("series_id"), "result": document, "replay": replay}
+    outcome = {"series_id": spec.get("series_id"), "result": document}
     for key in ("validation", "result_task"):  # a validation series: which version, and the task that takes it
         if key in spec:
             outcome[key] = spec[key]

@@ -80,19 +80,6 @@ class SeriesScore:
         }
 
 
-def format_points(points: float) -> str:
-    """Return series points the way the rulebook writes them: 0, ½, 1, 1½, 2."""
-    whole, half = divmod(round(points * 2), 2)
-    if not half:
-        return str(whole)
-    return "½" if whole == 0 else f"{whole}½"
-
-
-def name_players(step: str, names: Sequence[str]) -> str:
-    """Return a scoring step with "player 0" and "player 1" replaced by ``names``."""
-    return step.replace("player 0", names[0]).replace("player 1", names[1])
-
-
 def score_series(records: Sequence[GameRecord]) -> SeriesScore:
     """Return the score of a series under the Watch scheme.
 

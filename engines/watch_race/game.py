@@ -65,8 +65,8 @@ def cards_each(num_players: int) -> int:
 
 # -- configuration --------------------------------------------------------------
 # Completions of the rulebook (RULES.md, *Platform choices*). The board in the
-# rulebook is "a watch", so the ring has 60 squares, a minute each; the yellow
-# squares sit at 20 and 40 (four and eight o'clock). "Wind up the Timer to 5
+# rulebook is "a watch": the ring has 30 squares, two minutes each (RULES.md says why
+# not 60); the yellow squares sit at 10 and 20 (four and eight o'clock). "Wind up the Timer to 5
 # minutes": for bots the timer is a hidden number of turns, uniform over
 # ``timer_turns`` (both ends included). A game whose winning card lies among the
 # remaining cards is replayed at most ``max_replays`` times, then drawn.
@@ -689,6 +689,8 @@ class WatchRaceGame(Game):
     def new_initial_state(
         self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
     ) -> WatchRaceState:
+        if config is not None and not isinstance(config, Mapping):
+            raise ConfigError(f"config must be a mapping, not {type(config).__name__}")
         full = self.config if config is None else self.validate_config({**self.config, **config})
         return WatchRaceState(self, full, self.check_num_players(num_players), seed)
 

@@ -1,7 +1,7 @@
 """Django settings, read from the environment with loud failures on bad values.
 
-The embedded default needs nothing running: SQLite in ``var/`` and, once the
-task pipeline lands, tasks run in-process. Production points
+The embedded default needs nothing running: SQLite in ``var/`` and tasks run
+in-process (arena/embedded.py). Production points
 ``ARENA_DATABASE_URL`` at PostgreSQL (``postgres://user:password@host:5432/arena``).
 """
 
@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+import engines
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
 
@@ -111,7 +113,6 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "arena.games",
     "arena.bots",
     "arena.seasons",
     "arena.series",
@@ -234,6 +235,12 @@ ARENA_UPLOAD_RATE = os.getenv("ARENA_UPLOAD_RATE", "20/h")
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# Each game's replay viewer script, from its own folder (its declaration names it): games/<name>/viewer.js.
+STATICFILES_DIRS = [
+    (f"games/{name}", str(engines.declaration(name).viewer.script.parent))  # type: ignore[union-attr]
+    for name in engines.names()
+    if engines.declaration(name).viewer is not None
+]
 
 # Content-addressed store of uploaded bot archives (bots/<sha[:2]>/<sha>.<ext>);
 # match workers fetch from it and check the sha256.

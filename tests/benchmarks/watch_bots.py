@@ -29,8 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bots.policy import Policy, load_policy
+from bots.watch.local import play_series
 from bots.watch.solver import EXHAUSTIVE_LAYOUTS, layouts_left
-from workers.local import play_series
 
 PAIRINGS = (("solver", "greedy"), ("solver", "random"), ("greedy", "random"))
 #: The rows of the timing table: label -> the decision kinds (see ``decision_kind``) it covers.

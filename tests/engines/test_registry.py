@@ -41,16 +41,38 @@ def test_it_raises_an_unknown_game_error_that_is_also_a_lookup_error() -> None:
 
 def test_it_refuses_to_register_a_name_twice() -> None:
     with pytest.raises(ValueError, match="a game named 'watch' is already registered"):
-        engines.register("watch", WatchGame)
+        engines.register(engines.declaration("watch"))
     assert engines.get("watch").info.name == "watch"
 
 
 def test_it_makes_a_registered_game_available_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     # A private copy of the registry, so the extra name does not leak into other tests.
     monkeypatch.setattr(engines, "_REGISTRY", dict(engines._REGISTRY))
-    engines.register("watch-again", WatchGame)
+    info = dataclasses.replace(WatchGame.info, name="watch-again")
+    again = type("WatchAgain", (WatchGame,), {"info": info})
+    declared = dataclasses.replace(engines.declaration("watch"), game=again, flagship=False)
+    engines.register(declared)
     assert "watch-again" in engines.names()
     assert isinstance(engines.get("watch-again"), WatchGame)
+    assert engines.declaration("watch-again") is declared
+    assert engines.flagship() == "watch"
+
+
+def test_it_finds_every_game_packages_declaration_by_itself() -> None:
+    # engines/__init__.py imports each engines/<name>/declaration.py: no list to edit for a new game.
+    from pathlib import Path
+
+    packages = {p.parent.name for p in (Path(engines.__file__).parent).glob("*/declaration.py")}
+    assert packages == set(engines.names())
+    assert engines.flagship() == "watch"
+
+
+def test_only_one_game_is_the_flagship(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engines, "_REGISTRY", dict(engines._REGISTRY))
+    info = dataclasses.replace(WatchGame.info, name="second-flagship")
+    other = type("Second", (WatchGame,), {"info": info})
+    with pytest.raises(ValueError, match="only one game is the flagship"):
+        engines.register(dataclasses.replace(engines.declaration("watch"), game=other))
 
 
 def test_it_declares_what_watch_is() -> None:

@@ -47,7 +47,6 @@ def spec_for(tmp_path: Path, bots: list[Path], games: int = 2, series_id: int = 
         "games": games,
         "time_control": {"decision_ms": 5000, "bank_ms": 120000},
         "seats": seats,
-        "replay_to": str(tmp_path / f"replay-{series_id}.json.gz"),
     }
 
 
@@ -127,7 +126,7 @@ def test_it_runs_a_series_from_a_spec_and_returns_the_result_document(worker, tm
     assert [p["sha256"] for p in document["players"]] == [seat["sha256"] for seat in spec["seats"]]
     assert len(document["games"]) == 2
     assert sum(document["score"]["points"]) in (0, 2)
-    assert Path(outcome["replay"]).exists()
+    assert outcome["result"]["games"][0]["actions"]  # the replay travels in the result
 
 
 def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, tmp_path: Path) -> None:

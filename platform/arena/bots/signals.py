@@ -1,9 +1,10 @@
 """Hooks for the work that follows a submission, sent once the database change is committed.
 
-Receivers connect in their app's ``ready()``; none is connected by this app.
+Receivers connect in their app's ``ready()``.
 
 ``version_submitted(version)``: a new version waits, in status ``validating``,
-for its validation series; the task pipeline starts that series and reports
+for its validation series; ``arena.bots.apps`` connects the receiver that sends
+it to the match workers (arena/bots/validation.py), and the result comes back
 through :func:`arena.bots.submissions.mark_validation_result`.
 
 ``version_activated(version, retired)``: a version passed validation and is

@@ -36,13 +36,7 @@ from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from workers.botpkg import file_sha256
 from workers.referee import TimeControl
-from workers.sandbox import REPO_ROOT
 
-#: The reference bot a version of each game is validated against.
-REFERENCE_PACKAGES = {
-    "watch": REPO_ROOT / "bots" / "watch" / "packages" / "random",
-    "watch_race": REPO_ROOT / "bots" / "watch_race" / "packages" / "random",
-}
 #: Games in the validation series: each seat once.
 VALIDATION_GAMES = 2
 #: The version plays as series player 0, the reference bot as player 1.
@@ -58,14 +52,13 @@ class ReferenceBotFailure(RuntimeError):
 
 
 def validation_games(version: BotVersion) -> list[str]:
-    """Return the games ``version`` is validated in: every game its bot.toml lists (Watch when none)."""
-    games = list(version.games) or ["watch"]
-    known = [game for game in games if game in REFERENCE_PACKAGES]
+    """Return the games ``version`` is validated in: every game its bot.toml lists (the flagship when none)."""
+    games = list(version.games) or [engines.flagship()]
+    known = [game for game in games if game in engines.names()]
     if known:
         return known
     raise UnsupportedGameError(
-        f"{version} plays {', '.join(games)}; validation series run only for "
-        f"{', '.join(sorted(REFERENCE_PACKAGES))} so far"
+        f"{version} plays {', '.join(games)}; validation series run only for {', '.join(engines.names())}"
     )
 
 
@@ -134,7 +127,8 @@ def validation_spec(version: BotVersion, game: str) -> dict[str, Any]:
 def reference_archive(game: str) -> tuple[str, Path]:
     """Return (sha256, path) of ``game``'s reference bot packed into the artifact store (packed once)."""
     with tempfile.TemporaryDirectory(prefix="arena-reference-") as work:
-        packed = pack_directory(REFERENCE_PACKAGES[game], Path(work) / "reference.tar.gz")
+        declared = engines.declaration(game)
+        packed = pack_directory(declared.reference_bots[declared.validation_bot], Path(work) / "reference.tar.gz")
         digest = file_sha256(packed)
         return digest, store_archive(packed, digest, TAR_GZ)
 

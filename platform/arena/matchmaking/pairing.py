@@ -48,8 +48,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# trueskill's default beta: half its default sigma of 25 / 3.
-DEFAULT_BETA = 25 / 6
+from engines.declaration import BETA as DEFAULT_BETA  # the platform's scale; a game may declare its own
 
 
 @dataclass(frozen=True, slots=True)

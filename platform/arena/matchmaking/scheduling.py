@@ -27,6 +27,7 @@ from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesSeat, SeriesState
 from arena.series.recording import season_parameters
+from workers import rating_constants
 
 #: A queued or running series not done by then is swept back to the queue (or failed).
 SERIES_DEADLINE = timedelta(minutes=30)
@@ -125,7 +126,9 @@ def schedule_round(
     """Create up to ``slots`` series for ``season`` and enqueue them once committed."""
     if season.status != Season.Status.RUNNING or slots <= 0:
         return []
-    policy = policy or MatchmakingPolicy(group_size=season.players_per_series)
+    policy = policy or MatchmakingPolicy(
+        group_size=season.players_per_series, beta=rating_constants.for_game(season.game).beta
+    )
     rng = rng or random.Random()
     created = []
     with transaction.atomic():

@@ -124,10 +124,9 @@ class Season(models.Model):
                     f"players, not {self.players_per_series}"
                 }
             )
-        if self.players_per_series == 2 and self.games_per_series % 2:
-            raise ValidationError(
-                {"games_per_series": f"a two-player series needs an even number of games, not {self.games_per_series}"}
-            )
+        problem = engines.declaration(self.game).series.check_games(self.players_per_series, self.games_per_series)
+        if problem:
+            raise ValidationError({"games_per_series": problem})
 
     def check_transition(self, current: str, to: str) -> None:
         """Raise :class:`SeasonTransitionError` unless the status may go from ``current`` to ``to``."""

@@ -65,13 +65,14 @@ RECORDABLE = (SeriesState.QUEUED, SeriesState.RUNNING, SeriesState.FAILED)
 
 
 def season_parameters(season: Season) -> TrueSkillParameters:
-    """Return the TrueSkill constants of ``season`` (workers/rating_constants.py, as a local round robin's)."""
+    """Return the TrueSkill constants of ``season``: its game's declaration, as a local round robin's."""
+    declared = rating_constants.for_game(season.game)
     return TrueSkillParameters(
         mu=rating_constants.MU,
         sigma=rating_constants.SIGMA,
-        beta=rating_constants.BETA,
-        tau=rating_constants.TAU,
-        draw_probability=rating_constants.draw_probability(season.game),
+        beta=declared.beta,
+        tau=declared.tau,
+        draw_probability=declared.draw_probability,
     )
 
 

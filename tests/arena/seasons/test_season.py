@@ -31,8 +31,16 @@ def test_it_refuses_a_player_count_the_game_does_not_allow() -> None:
 
 
 def test_it_wants_an_even_number_of_games_for_two_players() -> None:
-    with pytest.raises(ValidationError, match="a two-player series needs an even number of games, not 3"):
+    with pytest.raises(ValidationError, match=r"a series is an even number of games \(each bot has White"):
         Season.objects.create(name="Odd", game="watch", games_per_series=3)
+
+
+@pytest.mark.parametrize(("players", "games"), [(4, 2), (4, 8), (3, 6), (2, 4)])
+def test_a_race_season_plays_as_many_games_as_players(players: int, games: int) -> None:
+    # The rulebook's option 1: "as many games as you have players", each starting one.
+    with pytest.raises(ValidationError, match=f"as many games as players .*{players} games, not {games}"):
+        Season.objects.create(name="Race", game="watch_race", players_per_series=players, games_per_series=games)
+    Season.objects.create(name="Race", game="watch_race", players_per_series=players, games_per_series=players)
 
 
 def test_its_database_refuses_an_odd_two_player_series_too(season: Season) -> None:

@@ -11,9 +11,9 @@ import random
 import engines
 from bots.policy import load_policy
 from bots.watch import GreedyPolicy
+from bots.watch.local import play_series
 from engines.watch import WatchState
 from engines.watch.game import COLOUR_CODES, COLOUR_NAMES, NEIGHBOURS, SQUARE_INDEX
-from workers.local import play_series
 
 BOARD = """
 6     YE

@@ -5,7 +5,7 @@ from __future__ import annotations
 import engines
 from bots.policy import load_policy
 from bots.watch import RandomPolicy
-from workers.local import play_series
+from bots.watch.local import play_series
 
 
 def play_choices(seed: int, games: int = 3) -> list[int]:

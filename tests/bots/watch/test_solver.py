@@ -13,10 +13,10 @@ import random
 import engines
 from bots.policy import load_policy
 from bots.watch import RandomPolicy, SolverPolicy
+from bots.watch.local import play_series
 from bots.watch.solver import FULL_BOARD, MovementSolver, black_squares, read_history
 from engines.watch import WatchState
 from engines.watch.game import EMPTY, NUM_SQUARES, PAWN_BASE
-from workers.local import play_series
 
 
 def plain_minimax(state: WatchState) -> int:

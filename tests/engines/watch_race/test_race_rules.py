@@ -393,3 +393,12 @@ def test_it_draws_the_ring_with_the_start_yellow_squares_and_pawns(set_up: SetUp
     assert lines[8] == ".  .  Y  .  .  .  .  ."  # square 20, the second, along the bottom
     assert "pawns: G on 5, B on 0, O on 10; order first to last: OGB" in drawing
     assert "P1 to decide on a swap" in drawing
+
+
+@pytest.mark.parametrize("config", [[1], "ring", 5])
+def test_a_config_that_is_not_a_mapping_is_a_config_error_everywhere(config: object) -> None:
+    game = engines.get("watch_race")
+    with pytest.raises(ConfigError, match="config must be a mapping"):
+        game.new_initial_state(config=config)  # type: ignore[arg-type]
+    with pytest.raises(StateFormatError, match="config must be a mapping"):
+        game.state_from_json({"game": "watch_race", "history": [], "config": config})

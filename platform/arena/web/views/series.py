@@ -152,6 +152,7 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
             "score": score,
             "logs": logs,
             "has_viewer": replays.has_frames(the_series.season.game),
+            "viewer_scripts": [script for script in [replays.script_for(the_series.season.game)] if script],
         },
     )
 

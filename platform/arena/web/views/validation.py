@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 
 from arena.bots.models import BotVersion
 from arena.bots.validation import VERSION_PLAYER
+from arena.web import replays
 from arena.web.access import owns_or_staff
 from arena.web.views.series import game_view, score_view
 
@@ -40,8 +41,17 @@ def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     private = owns_or_staff(request.user, version.bot)
     name = f"{version.bot.name} v{version.number}"
     runs = [run_view(run, name, private) for run in version.validation_runs.all()]
+    games = sorted({run["run"].game for run in runs})
+    scripts = [script for script in map(replays.script_for, games) if script]
     return render(
         request,
         "web/validation.html",
-        {"version": version, "bot": version.bot, "name": name, "runs": runs, "private": private},
+        {
+            "version": version,
+            "bot": version.bot,
+            "name": name,
+            "runs": runs,
+            "private": private,
+            "viewer_scripts": scripts,
+        },
     )

@@ -2,8 +2,9 @@
 
 Migrates the database (SQLite in var/ unless ARENA_DATABASE_URL says
 otherwise), registers every reference bot of every game as a demo user's bot
-(each version validated in the sandbox), starts a Watch season (two-player
-series) and a Watch race season (four-player series), plays rounds of series
+(each version validated in the sandbox), starts each game's demo season as
+its declaration describes it (Watch: two-player series; the Watch race:
+four-player series), plays rounds of series
 through the same matchmaker, Celery tasks, sandbox and rating code as
 production (tasks run in-process when no broker is configured), prints each
 leaderboard and one series game by game, and serves the populated site at
@@ -25,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from tqdm import tqdm
 
+import engines
 from arena.bots.models import BotVersion
 from arena.bots.submissions import submit_version
 from arena.embedded import serve
@@ -32,11 +34,8 @@ from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
-from arena.web.reasons import in_words
-from arena.web.replays import name_step
-from engines.watch import format_points, name_players
-
-BOTS = Path(__file__).resolve().parents[5] / "bots"
+from engines.declaration import DemoSeason
+from engines.text import format_series
 
 
 @dataclass(frozen=True)
@@ -44,23 +43,20 @@ class DemoLadder:
     """One season of the demo: a game, its series shape, and how many demo owners enter each reference bot."""
 
     game: str
-    title: str
-    players: int
-    games: int
-    owners_per_bot: int
+    demo: DemoSeason
 
     @property
     def packages(self) -> list[Path]:
-        return sorted((BOTS / self.game / "packages").iterdir())
+        return [path for _name, path in sorted(engines.declaration(self.game).reference_bots.items())]
+
+    def bot_name(self, package: Path, suffix: str) -> str:
+        return f"{self.demo.bot_prefix}{package.name}{suffix}" if self.demo.bot_prefix else package.name
 
 
-#: Watch: the three reference bots, two-player series of two games. Watch race: its two
-#: reference bots each entered by three demo users, so that four-player series (four games,
-#: each player starting one) never seat two versions of one bot.
-LADDERS = (
-    DemoLadder("watch", "Demo season", players=2, games=2, owners_per_bot=1),
-    DemoLadder("watch_race", "Demo race season", players=4, games=4, owners_per_bot=3),
-)
+def ladders() -> list[DemoLadder]:
+    """Return a demo season for every registered game that declares one, the flagship first."""
+    names = sorted(engines.names(), key=lambda name: (name != engines.flagship(), name))
+    return [DemoLadder(name, declared.demo) for name in names if (declared := engines.declaration(name)).demo]
 
 
 def leaderboard_lines(season: Season) -> list[str]:
@@ -76,52 +72,18 @@ def leaderboard_lines(season: Season) -> list[str]:
         mark = " (provisional)" if rating.provisional else ""
         lines.append(
             f"{rank:>2}  {version.bot.name + ' v' + str(version.number):<20} {version.bot.owner.username:<16} "
-            f"{rating.mu - 3 * rating.sigma:>7.2f} {rating.mu:>6.2f} {rating.sigma:>5.2f}  {rating.series_played:>6} "
+            f"{rating.conservative:>7.2f} {rating.mu:>6.2f} {rating.sigma:>5.2f}  {rating.series_played:>6} "
             f"{record:>8} {float(rating.series_points):>6.1f} {rating.game_wins:>9}{mark}"
         )
     return lines
 
 
 def series_lines(series: Series) -> list[str]:
-    """Return one series game by game and its score worked out the game's way."""
+    """Return one series game by game and its score, as its game writes a series (the CLI prints the same)."""
     names = [f"{seat.version.bot.name} v{seat.version.number}" for seat in series.seats.order_by("seat")]
     result = series.result
-    if result["game"] != "watch":
-        return multiplayer_series_lines(series.pk, names, result)
-    lines = [f"Series {series.pk}: {names[0]} v {names[1]}"]
-    for game in result["games"]:
-        white, black = (names[p] for p in game["seats"])
-        moves = [game["stats"][str(p)]["moves"] for p in game["seats"]]
-        winner = ", ".join(names[p] for p in game["winners"]) or "nobody"
-        lines.append(
-            f"  game {game['index'] + 1}: {white} (White) v {black} (Black): {winner} wins: "
-            f"{in_words(result['game'], game['reason'])}; "
-            f"moves White {moves[0]}, Black {moves[1]}"
-        )
-        lines.append("    " + " ".join(action["notation"] for action in game["actions"][27:]))
-    score = result["score"]
-    lines += [f"  - {name_players(step, names)}" for step in score["steps"]]
-    points = score["points"]
-    lines.append(f"  {names[0]} {format_points(points[0])} – {format_points(points[1])} {names[1]}")
-    return lines
-
-
-def multiplayer_series_lines(series_id: int, names: list[str], result: dict[str, Any]) -> list[str]:
-    """Return a series of any number of seats game by game: who started, who won, the swaps, the points."""
-    lines = [f"Series {series_id}: {', '.join(names)}"]
-    for game in result["games"]:
-        winner = ", ".join(names[p] for p in game["winners"]) or "nobody"
-        swaps = sum(game["stats"][str(p)].get("swaps", 0) for p in range(len(names)))
-        lines.append(
-            f"  game {game['index'] + 1}: {names[game['seats'][0]]} starts; {winner} wins: "
-            f"{in_words(result['game'], game['reason'])}; "
-            f"{sum(a['seat'] is not None for a in game['actions'])} moves, swaps on yellow squares: {swaps}"
-        )
-    score = result["score"]
-    lines += [f"  - {name_step(result['game'], step, names)}" for step in score["steps"]]
-    order = sorted(range(len(names)), key=lambda p: -score["points"][p])
-    lines.append("  " + ", ".join(f"{names[p]} {format_points(score['points'][p])}" for p in order))
-    return lines
+    formatter = engines.declaration(result["game"]).format_series or format_series
+    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names)]
 
 
 def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
@@ -129,10 +91,10 @@ def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
     users = get_user_model().objects
     versions = []
     for package in ladder.packages:
-        for number in range(1, ladder.owners_per_bot + 1):
-            suffix = f"-{number}" if ladder.owners_per_bot > 1 else ""
+        for number in range(1, ladder.demo.owners_per_bot + 1):
+            suffix = f"-{number}" if ladder.demo.owners_per_bot > 1 else ""
             owner, _ = users.get_or_create(username=f"demo-{package.name}{suffix}")
-            name = package.name if ladder.game == "watch" else f"race-{package.name}{suffix}"
+            name = ladder.bot_name(package, suffix)
             version = BotVersion.objects.filter(bot__owner=owner, bot__name=name, status="active").first()
             if version is None:
                 with transaction.atomic():
@@ -151,18 +113,18 @@ def start_season(ladder: DemoLadder, versions: list[BotVersion]) -> Season:
     running for the living ladder) rather than piling up running seasons.
     """
     season = (
-        Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ", status=Season.Status.RUNNING)
+        Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.demo.title} ", status=Season.Status.RUNNING)
         .order_by("-pk")
         .first()
     )
     if season is None:
-        number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.title} ").count() + 1
+        number = Season.objects.filter(game=ladder.game, name__startswith=f"{ladder.demo.title} ").count() + 1
         stamp = timezone.now().strftime("%Y-%m-%d %H:%M")
         season = Season.objects.create(
-            name=f"{ladder.title} {number} ({stamp})",
+            name=f"{ladder.demo.title} {number} ({stamp})",
             game=ladder.game,
-            games_per_series=ladder.games,
-            players_per_series=ladder.players,
+            games_per_series=ladder.demo.games,
+            players_per_series=ladder.demo.players,
         )
     entered = set(SeasonEntry.objects.filter(season=season).values_list("version_id", flat=True))
     for version in versions:
@@ -194,7 +156,7 @@ class Command(BaseCommand):
         if options["workers"] is not None and options["workers"] <= 0:
             raise CommandError("--workers must be positive")
         call_command("migrate", verbosity=0, interactive=False)
-        seasons = [start_season(ladder, register_reference_bots(ladder)) for ladder in LADDERS]
+        seasons = [start_season(ladder, register_reference_bots(ladder)) for ladder in ladders()]
         rng = random.Random(options["seed"])
         progress = tqdm(
             total=options["rounds"] * options["slots"] * len(seasons),

@@ -1,6 +1,6 @@
-"""Play a Watch series between in-process policies: the local, trusted driver.
+"""Play a Watch series between in-process policies: the local, trusted driver (bot tests and bot tables).
 
-This is what the demo and the bot tables use: both policies run in this
+This is what the Watch bots' tests and the bot tables use: both policies run in this
 process and nothing is sandboxed, so it is only for the reference bots and a
 bot author's own code. Bot output is still checked through the engine's
 checked path, and a bad action or an exception is a forfeit with its reason,

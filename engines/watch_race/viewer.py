@@ -1,6 +1,6 @@
-"""The Watch race's replay frames, board facts and score-step naming.
+"""The Watch race's replay frames, board facts and score-step naming (its declaration names them).
 
-``replays.py`` registers these for ``watch_race``. The frames read the engine's
+The frames read the engine's
 states (``to_json()``, its move and swap logs), one per position, rebuilt by
 ``replays.replay_state`` from the recorded actions, chance actions (the deal,
 the timer) included. A replay is public once the series is over, so a frame
@@ -10,7 +10,7 @@ holds everything the referee knew: every hand, the face-down pile, the timer.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.watch_race.game import (
@@ -26,6 +26,7 @@ from engines.watch_race.game import (
     PILE_TARGET,
     SWAP_BASE,
     TIMER_BASE,
+    WatchRaceGame,
     WatchRaceState,
     order_name,
 )
@@ -34,11 +35,9 @@ from engines.watch_race.game import (
 STATE_KEYS = ("phase", "round", "timer", "turn", "positions", "tokens", "hands", "pile")
 
 
-def board(config: dict[str, Any]) -> dict[str, Any]:
+def board(config: Mapping[str, Any]) -> dict[str, Any]:
     """Return the static drawing facts: the ring's length, the yellow squares, the pawns and the cards."""
-    import engines
-
-    full = engines.get("watch_race", config).config
+    full = WatchRaceGame(config).config
     return {
         "ring_length": full["ring_length"],
         "yellow_squares": sorted(full["yellow_squares"]),

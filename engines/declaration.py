@@ -1,0 +1,144 @@
+"""What a game tells the rest of the system, declared once, next to its rules.
+
+Each game package holds a ``declaration.py`` whose ``DECLARATION`` is a
+:class:`GameDeclaration`; ``engines`` finds and registers every one of them
+(``engines/__init__.py``). The workers, the platform, the web pages and the
+CLI read a game only through it: its rating constants, series length and
+seats, its series text, its reference bots, its replay viewer, its demo
+season. No code outside a game's own folders (``engines/<game>/``,
+``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
+does. docs/engines.md, "Adding a game", lists the steps.
+
+Pure: no I/O, no third-party imports (paths are only named here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engines.base import Game, State
+
+#: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (workers/rating_constants.py uses these).
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+#: The dynamics noise added before each update. Bot versions are immutable, so their strength does
+#: not drift; tests/benchmarks/rating_accuracy.py measures what τ costs (docs/benchmarks.md).
+TAU = SIGMA / 1000
+
+
+@dataclass(frozen=True)
+class RatingConstants:
+    """TrueSkill's constants for a game's series (a season and a local round robin alike)."""
+
+    #: The chance that a series between equals ends level.
+    draw_probability: float
+    beta: float = BETA
+    tau: float = TAU
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.draw_probability < 1:
+            raise ValueError(f"draw_probability must be in [0, 1), not {self.draw_probability!r}")
+        if self.beta <= 0 or self.tau < 0:
+            raise ValueError(f"beta must be positive and tau not negative, not {self.beta!r}, {self.tau!r}")
+
+
+def every_player_starts_once(players: int) -> int:
+    """The default series length: one game per player, each starting one (seats rotate each game)."""
+    return players
+
+
+def a_multiple_of_the_players(players: int, games: int) -> str | None:
+    """The default series check: every player starts equally often, so the series is a multiple of the players."""
+    if games <= 0:
+        return f"a series has at least one game, not {games}"
+    if games % players:
+        return (
+            f"a series of {players} players is a multiple of {players} games "
+            f"(each player starts equally often), not {games}"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class SeriesRules:
+    """How long a series is, and what a series must be; seats rotate by one each game (the referee)."""
+
+    #: players -> the series length when none is given.
+    default_games: Callable[[int], int] = every_player_starts_once
+    #: (players, games) -> why that series cannot be played, or None.
+    check_games: Callable[[int, int], str | None] = a_multiple_of_the_players
+
+
+#: ``frames(states, actions)`` -> one JSON-ready frame per state for the viewer's script.
+FramesBuilder = Callable[[Sequence[State], Sequence[int]], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The replay viewer of a game: frames built on the server, drawn by the game's own script."""
+
+    frames: FramesBuilder
+    #: config -> the static facts the script needs to draw any frame (board geometry, names).
+    board: Callable[[Mapping[str, Any]], dict[str, Any]]
+    #: The browser script that draws a frame: it calls ``ArenaReplay.register(<game>, renderer)``.
+    script: Path
+
+
+@dataclass(frozen=True)
+class DemoSeason:
+    """The game's season in ``manage.py demo``: its reference bots, entered by demo users."""
+
+    title: str
+    players: int
+    games: int
+    #: Demo users per reference bot (several when a series seats more players than there are bots).
+    owners_per_bot: int = 1
+    #: Put before each demo bot's name, so the games' bots are told apart on the site.
+    bot_prefix: str = ""
+
+
+#: (result document, one label per series player) -> the text of the series: games, forfeits, score.
+SeriesFormatter = Callable[[Mapping[str, Any], Sequence[str]], list[str]]
+#: (a score step that says "player <i>", one name per series player) -> the step with the names.
+StepNamer = Callable[[str, Sequence[str]], str]
+
+
+@dataclass(frozen=True)
+class GameDeclaration:
+    """Everything the system needs to know about one game."""
+
+    game: type[Game]
+    rating: RatingConstants
+    #: Where the reference bots live as bot packages, by name (docs/bot-package.md).
+    reference_bots: Mapping[str, Path]
+    #: The reference bot a new version's validation series is played against.
+    validation_bot: str
+    series: SeriesRules = field(default_factory=SeriesRules)
+    #: Names of the game's seats ("White", "Black"); "Seat 1", "Seat 2"... beyond them.
+    seat_labels: tuple[str, ...] = ()
+    #: The module whose ``POLICIES`` maps names to in-process reference policies (bots/policy.py).
+    policies: str | None = None
+    #: The series as text (the CLI and the demo); None: engines.text.format_series.
+    format_series: SeriesFormatter | None = None
+    #: Names the players in a score step; None: "player <i>" becomes the i-th name.
+    name_step: StepNamer | None = None
+    viewer: Viewer | None = None
+    demo: DemoSeason | None = None
+    #: The platform's own game (the Watch family's flagship): the default where a game is not said.
+    flagship: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.game.info.name
+
+    def __post_init__(self) -> None:
+        if self.validation_bot not in self.reference_bots:
+            raise ValueError(f"{self.name}: the validation bot {self.validation_bot!r} is not a reference bot")
+
+    def seat_label(self, seat: int) -> str:
+        """Return the name of a seat: the declared label, else "Seat <n>"."""
+        return self.seat_labels[seat] if seat < len(self.seat_labels) else f"Seat {seat + 1}"

@@ -1,1 +1,0 @@
-"""Games: the engines the platform knows, and the local series demo."""
