@@ -101,8 +101,8 @@ class DemoSeason:
     bot_prefix: str = ""
 
 
-#: (result document, one label per series player) -> the text of the series: games, forfeits, score.
-SeriesFormatter = Callable[[Mapping[str, Any], Sequence[str]], list[str]]
+#: (result document, one label per series player, each reason code in words) -> the text of the series.
+SeriesFormatter = Callable[[Mapping[str, Any], Sequence[str], Mapping[str, str]], list[str]]
 #: (a score step that says "player <i>", one name per series player) -> the step with the names.
 StepNamer = Callable[[str, Sequence[str]], str]
 

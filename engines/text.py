@@ -66,8 +66,18 @@ def stopped_early(document: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def format_series(document: Mapping[str, Any], labels: Sequence[str], seat_label: str = "Starts (seat 0)") -> list[str]:
-    """Return the games (who started, who won and how, moves, time, forfeits) and the points of any series."""
+def in_words(words: Mapping[str, str], reason: str) -> str:
+    """Return a reason code in words; a code with none is shown with its underscores spaced."""
+    return words.get(reason, reason.replace("_", " "))
+
+
+def format_series(
+    document: Mapping[str, Any], labels: Sequence[str], words: Mapping[str, str], seat_label: str = "Starts (seat 0)"
+) -> list[str]:
+    """Return the games (who started, who won and how, moves, time, forfeits) and the points of any series.
+
+    ``words`` gives each reason code of the game (and each forfeit) in words.
+    """
     rows = []
     for game in document["games"]:
         forfeit = game["forfeit"]
@@ -77,7 +87,7 @@ def format_series(document: Mapping[str, Any], labels: Sequence[str], seat_label
                 game["index"] + 1,
                 labels[game["seats"][0]],
                 ", ".join(labels[p] for p in game["winners"]) or "-",
-                game["reason"],
+                in_words(words, game["reason"]),
                 "/".join(str(moves(game, p)) for p in range(len(labels))),
                 "/".join(f"{ms:.0f}" for ms in used),
                 "-" if forfeit is None else f"{labels[forfeit['player']]}: {forfeit['reason']} ({forfeit['detail']})",

@@ -32,7 +32,7 @@ import engines
 from engines.text import format_points, format_series, render_table
 from workers import apiclient, rating_constants
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
-from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series, write_replay
+from workers.referee import SandboxFailure, SeriesSpec, TimeControl, reason_words, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
 
 EXIT_OK = 0
@@ -264,7 +264,7 @@ def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
     lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
     lines.append("")
     formatter = engines.declaration(document["game"]).format_series or format_series
-    lines += formatter(document, labels)
+    lines += formatter(document, labels, reason_words(document["game"]))
     lines.append(f"Wall time: {document['wall_seconds']:.1f} s")
     return "\n".join(lines)
 

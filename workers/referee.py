@@ -42,6 +42,27 @@ TIME_BANK = "time_bank"
 CRASH = "crash"
 EARLY_EXIT = "early_exit"
 NOT_READING = "not_reading"
+#: Each forfeit reason in words, the same for every game (the site, the CLI and the demo show these).
+FORFEIT_WORDS = {
+    ILLEGAL_ACTION: "answered with a move the rules do not allow",
+    MALFORMED_OUTPUT: "answered with something that is not a move",
+    LINE_TOO_LONG: "wrote an answer longer than the protocol allows",
+    DECISION_TIMEOUT: "took longer than the time allowed for one move",
+    TIME_BANK: "used up its time bank",
+    CRASH: "crashed",
+    EARLY_EXIT: "stopped before the game was over",
+    NOT_READING: "stopped reading the referee's messages",
+}
+
+
+def reason_words(game_name: str) -> dict[str, str]:
+    """Return every reason a game of ``game_name`` can end for (its own and the forfeits), in words."""
+    words = dict(FORFEIT_WORDS)
+    if game_name in engines.names():
+        words.update(engines.get(game_name).info.reasons)
+    return words
+
+
 FORFEIT_REASONS = (
     ILLEGAL_ACTION,
     MALFORMED_OUTPUT,

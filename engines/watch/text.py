@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.text import format_points, moves, name_players, render_table, stopped_early, time_used_ms
+from engines.text import format_points, in_words, moves, name_players, render_table, stopped_early, time_used_ms
 
 
-def format_series(document: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
-    """Return the per-game table, the forfeits, and the score worked out the Watch way."""
+def format_series(document: Mapping[str, Any], labels: Sequence[str], words: Mapping[str, str]) -> list[str]:
+    """Return the per-game table, the forfeits, and the score worked out the Watch way (reasons in ``words``)."""
     a, b = labels
     rows = []
     notes = []
@@ -28,7 +28,7 @@ def format_series(document: Mapping[str, Any], labels: Sequence[str]) -> list[st
                 game["index"] + 1,
                 labels[game["seats"][0]],
                 ", ".join(labels[p] for p in game["winners"]) or "-",
-                game["reason"],
+                in_words(words, game["reason"]),
                 f"{moves(game, 0)}/{moves(game, 1)}",
                 f"{used[0]:.0f}/{used[1]:.0f}",
                 forfeit_text,

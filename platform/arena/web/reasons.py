@@ -7,27 +7,10 @@ never "tokens_out".
 
 from __future__ import annotations
 
-import engines
+from workers.referee import FORFEIT_WORDS as FORFEITS
+from workers.referee import reason_words
 
-#: The referee's forfeit reasons (workers/referee.py), the same for every game.
-FORFEITS = {
-    "illegal_action": "answered with a move the rules do not allow",
-    "malformed_output": "answered with something that is not a move",
-    "line_too_long": "wrote an answer longer than the protocol allows",
-    "decision_timeout": "took longer than the time allowed for one move",
-    "time_bank": "used up its time bank",
-    "crash": "crashed",
-    "early_exit": "stopped before the game was over",
-    "not_reading": "stopped reading the referee's messages",
-}
-
-
-def reason_words(game_name: str) -> dict[str, str]:
-    """Return every reason code of ``game_name`` (its own and the forfeits) with its words."""
-    words = dict(FORFEITS)
-    if game_name in engines.names():
-        words.update(engines.get(game_name).info.reasons)
-    return words
+__all__ = ["FORFEITS", "in_words", "reason_words"]
 
 
 def in_words(game_name: str, reason: str) -> str:

@@ -36,6 +36,7 @@ from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from engines.declaration import DemoSeason
 from engines.text import format_series
+from workers.referee import reason_words
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def series_lines(series: Series) -> list[str]:
     names = [f"{seat.version.bot.name} v{seat.version.number}" for seat in series.seats.order_by("seat")]
     result = series.result
     formatter = engines.declaration(result["game"]).format_series or format_series
-    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names)]
+    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names, reason_words(result["game"]))]
 
 
 def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
