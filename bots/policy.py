@@ -19,6 +19,8 @@ class Policy(Protocol):
 
     name: str
 
+    def __init__(self, seed: int | None = None) -> None: ...
+
     def choose(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         """Return one of ``legal_actions``."""
         ...

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engines.base import Game, State
+from engines.base import Game
 
 #: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (workers/rating_constants.py uses these).
 MU = 25.0
@@ -73,8 +73,9 @@ class SeriesRules:
     check_games: Callable[[int, int], str | None] = a_multiple_of_the_players
 
 
-#: ``frames(states, actions)`` -> one JSON-ready frame per state for the viewer's script.
-FramesBuilder = Callable[[Sequence[State], Sequence[int]], list[dict[str, Any]]]
+#: ``frames(states, actions)`` -> one JSON-ready frame per state for the viewer's script (the states
+#: are the game's own State subclass).
+FramesBuilder = Callable[[Sequence[Any], Sequence[int]], list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)

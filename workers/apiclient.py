@@ -26,7 +26,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -58,7 +58,7 @@ class ClientError(Exception):
 # -- configuration ----------------------------------------------------------------------
 
 
-def server_url(given: str | None, environ: dict[str, str] | None = None) -> str:
+def server_url(given: str | None, environ: Mapping[str, str] | None = None) -> str:
     """Return the server's base URL from --server, ARENA_SERVER or the default; refuse anything but http(s)."""
     environ = os.environ if environ is None else environ
     url = (given or environ.get("ARENA_SERVER") or DEFAULT_SERVER).rstrip("/")
@@ -68,7 +68,7 @@ def server_url(given: str | None, environ: dict[str, str] | None = None) -> str:
     return url
 
 
-def read_token(server: str, environ: dict[str, str] | None = None, token_file: Path = TOKEN_FILE) -> str:
+def read_token(server: str, environ: Mapping[str, str] | None = None, token_file: Path = TOKEN_FILE) -> str:
     """Return the API token from ARENA_TOKEN or the token file; say where to get one when there is none."""
     environ = os.environ if environ is None else environ
     token = environ.get("ARENA_TOKEN", "").strip()

@@ -28,6 +28,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from workers.botpkg import MAX_ARCHIVE_BYTES, file_sha256
 
@@ -123,12 +124,12 @@ def _download(url: str, sha256: str, target: Path, max_bytes: int, deadline_s: f
         raise
 
 
-def _open(request: urllib.request.Request, shown: str):  # type: ignore[no-untyped-def]
+def _open(request: urllib.request.Request, shown: str) -> Any:
     try:
         return urllib.request.urlopen(request, timeout=CONNECT_TIMEOUT_S)  # http(s) only: local_path() refused the rest
     except urllib.error.HTTPError as exc:
         reason = exc.read(300).decode("utf-8", "replace").strip() or exc.reason
         raise ArtifactError(f"fetching bot archive {shown} failed: HTTP {exc.code}: {reason}") from None
     except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise ArtifactError(f"fetching bot archive {shown} failed: {reason}") from None
+        why = getattr(exc, "reason", None) or exc
+        raise ArtifactError(f"fetching bot archive {shown} failed: {why}") from None

@@ -461,7 +461,7 @@ class _CappedReader(io.RawIOBase):
     the decompressed stream bounds what a hostile header can make it allocate.
     """
 
-    def __init__(self, source: IO[bytes], limit: int, archive: str) -> None:
+    def __init__(self, source: IO[bytes] | io.BufferedIOBase, limit: int, archive: str) -> None:
         self.source = source
         self.remaining = limit
         self.limit = limit

@@ -42,4 +42,4 @@ def install() -> None:
             return None
 
     restore_unacked.arena_fixed = True  # type: ignore[attr-defined]
-    kombu_redis.QoS.restore_unacked = restore_unacked
+    kombu_redis.QoS.restore_unacked = restore_unacked  # type: ignore[method-assign]

@@ -42,6 +42,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workers.cgroups import BotCgroup, CgroupLimits, create_bot_cgroup
 
@@ -311,7 +312,7 @@ def resolve_mode(requested: str) -> str:
     return "bwrap"
 
 
-def _seccomp_module():  # type: ignore[no-untyped-def]
+def _seccomp_module() -> Any:
     try:
         import pyseccomp
     except ImportError as exc:

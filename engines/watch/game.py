@@ -21,7 +21,7 @@ Actions are ints in three ranges:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     TERMINAL,
@@ -58,7 +58,7 @@ def _ray(square: int, d_col: int, d_row: int) -> tuple[int, ...]:
     # crosses a missing square to reach a real one (a1 and row 6 but b6 sit on
     # the edge), so a ray simply ends at the first missing square.
     col, row = _coords(square)
-    out = []
+    out: list[int] = []
     while True:
         col, row = col + d_col, row + d_row
         name = f"{COLUMNS[col]}{row}" if 0 <= col < len(COLUMNS) else ""
@@ -499,8 +499,8 @@ class WatchState(State):
 class WatchGame(Game):
     """Watch: two players, no chance, perfect information."""
 
-    info = INFO
-    default_config: Mapping[str, Any] = {}
+    info: ClassVar[GameInfo] = INFO
+    default_config: ClassVar[Mapping[str, Any]] = {}
 
     def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
         """Return the Watch series score (engines/watch/scoring.py) of the referee's game records."""

@@ -109,7 +109,7 @@ def score_series(records: Sequence[GameRecord]) -> SeriesScore:
             forfeits.append((index, record.forfeited_by, record.reason))
 
     games = len(records)
-    common = {
+    common: dict[str, Any] = {
         "white_totals": (white_totals[0], white_totals[1]),
         "black_totals": (black_totals[0], black_totals[1]),
         "game_wins": (game_wins[0], game_wins[1]),

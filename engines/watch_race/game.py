@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     CHANCE,
@@ -648,8 +648,8 @@ class WatchRaceState(State):
 class WatchRaceGame(Game):
     """Watch race: 2-6 players, chance (deal, timer), hidden cards and timer."""
 
-    info = INFO
-    default_config: Mapping[str, Any] = DEFAULT_CONFIG
+    info: ClassVar[GameInfo] = INFO
+    default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
 
     def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
         """Return the series score: one point per game won (engines/watch_race/scoring.py)."""

@@ -47,7 +47,7 @@ def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             _check_player(player, num_players, f"game {number}: winner")
         if forfeit is not None:
             forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            _check_player(forfeiter, num_players, f"game {number}: forfeit player")
+            forfeiter = _check_player(forfeiter, num_players, f"game {number}: forfeit player")
             if forfeiter not in forfeited_in:
                 forfeited_in[forfeiter] = number
                 steps.append(
@@ -91,6 +91,8 @@ def _num_players(games: Sequence[Mapping[str, Any]]) -> int:
     return counts.pop()
 
 
-def _check_player(player: object, num_players: int, what: str) -> None:
+def _check_player(player: object, num_players: int, what: str) -> int:
+    """Return ``player`` if it is a series player, else raise :class:`SeriesError`."""
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < num_players:
         raise SeriesError(f"{what} must be a series player 0 to {num_players - 1}, not {player!r}")
+    return player
