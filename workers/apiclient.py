@@ -1,6 +1,7 @@
 """``arena upload`` and ``arena status``: a bot author's side of the platform's REST API.
 
-Only the standard library (urllib): this runs on bot authors' machines. The
+The standard library's urllib and the bot package's own packing (workers/botpkg.py),
+nothing else: this runs on bot authors' machines (docs/cli.md, "Installing arena alone"). The
 server is ``--server``, else ``ARENA_SERVER``, else http://127.0.0.1:8000; the
 API token is ``ARENA_TOKEN``, else the first line of
 ``~/.config/watch-arena/token`` (create one at <server>/account/tokens/). The
@@ -15,13 +16,10 @@ the server refused as invalid (the message says why), 1 anything else
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import json
 import os
 import secrets
-import stat
-import tarfile
 import time
 import urllib.error
 import urllib.parse
@@ -31,7 +29,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from engines.text import render_table
-from workers.botpkg import MAX_ARCHIVE_BYTES
+from workers import botpkg
+from workers.botpkg import MAX_ARCHIVE_BYTES, BotPackageError
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 TOKEN_FILE = Path("~/.config/watch-arena/token")
@@ -93,37 +92,11 @@ def read_token(server: str, environ: Mapping[str, str] | None = None, token_file
 def pack_directory(directory: Path) -> bytes:
     """Return a .tar.gz of ``directory``'s contents (bot.toml at the top), built in memory, same bytes every time."""
     buffer = io.BytesIO()
-    with (
-        gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as zipped,
-        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as bundle,
-    ):
-        for relative, full in _entries(directory):
-            entry = full.lstat()
-            info = tarfile.TarInfo(relative)
-            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
-            if stat.S_ISDIR(entry.st_mode):
-                info.type, info.mode = tarfile.DIRTYPE, 0o755
-                bundle.addfile(info)
-            elif stat.S_ISREG(entry.st_mode):
-                info.mode = 0o755 if entry.st_mode & 0o111 else 0o644
-                info.size = entry.st_size
-                with full.open("rb") as handle:
-                    bundle.addfile(info, handle)
-            else:
-                raise ClientError(
-                    f"{full} is not a regular file or folder (a link?); remove it from the bot", EXIT_USAGE
-                )
+    try:
+        botpkg.pack_directory(directory, buffer, skip=SKIPPED_DIRECTORIES)
+    except BotPackageError as exc:
+        raise ClientError(f"{directory}: {exc}", EXIT_USAGE) from None
     return buffer.getvalue()
-
-
-def _entries(directory: Path) -> list[tuple[str, Path]]:
-    entries = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRECTORIES)
-        for name in dirs + files:
-            full = Path(root) / name
-            entries.append((full.relative_to(directory).as_posix(), full))
-    return sorted(entries)
 
 
 def archive_for_upload(path: Path) -> tuple[str, bytes]:

@@ -636,6 +636,54 @@ class _HashWriter(io.RawIOBase):
         return len(data)
 
 
+def add_tar_entry(bundle: tarfile.TarFile, relative: str, full: Path, entry_stat: os.stat_result) -> bool:
+    """Add one file or directory to ``bundle`` the deterministic way; False for anything else (a link, a device).
+
+    No times, owners or modes but 755/644: the same files give the same bytes, so
+    the same archive sha256, wherever and whenever they are packed.
+    """
+    info = tarfile.TarInfo(relative)
+    info.mtime = 0
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    if stat.S_ISDIR(entry_stat.st_mode):
+        info.type = tarfile.DIRTYPE
+        info.mode = 0o755
+        bundle.addfile(info)
+        return True
+    if not stat.S_ISREG(entry_stat.st_mode):
+        return False
+    info.mode = 0o755 if entry_stat.st_mode & 0o111 else 0o644
+    info.size = entry_stat.st_size
+    with full.open("rb") as handle:
+        bundle.addfile(info, handle)
+    return True
+
+
+def pack_directory(directory: Path, out: IO[bytes], skip: frozenset[str] = IGNORED_DIRECTORIES) -> None:
+    """Write a deterministic ``.tar.gz`` of ``directory``'s contents (bot.toml at its top) to ``out``.
+
+    Folders named in ``skip`` are left out; a link or anything but a regular file
+    or folder raises :class:`BotPackageError`. Entries are in the order of their
+    names' bytes.
+    """
+    entries = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d not in skip)
+        base = Path(root)
+        for name in dirs + sorted(files):
+            full = base / name
+            entries.append((full.relative_to(directory).as_posix(), full))
+    entries.sort(key=lambda entry: entry[0].encode("utf-8", "surrogateescape"))
+    with (
+        gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as zipped,
+        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as bundle,
+    ):
+        for relative, full in entries:
+            if not add_tar_entry(bundle, relative, full, full.lstat()):
+                raise BotPackageError(f"{relative} is not a regular file or folder (a link?); remove it from the bot")
+
+
 def _directory_digest(directory: Path, limits: _Limits) -> str:
     """Return the sha256 of a deterministic tar of ``directory``, checking it as an archive would be."""
     layout = _Layout(directory.name or str(directory), limits)
@@ -643,22 +691,11 @@ def _directory_digest(directory: Path, limits: _Limits) -> str:
     with tarfile.open(fileobj=sink, mode="w|", format=tarfile.PAX_FORMAT) as bundle:
         for relative, full, entry_stat in _walk(directory, layout):
             layout.count_member()
-            info = tarfile.TarInfo(relative.as_posix())
-            info.mtime = 0
-            info.uid = info.gid = 0
-            info.uname = info.gname = ""
-            if stat.S_ISDIR(entry_stat.st_mode):
-                layout.add(relative, is_dir=True)
-                info.type = tarfile.DIRTYPE
-                info.mode = 0o755
-                bundle.addfile(info)
-                continue
-            layout.add(relative, is_dir=False)
-            layout.count_bytes(entry_stat.st_size)
-            info.mode = 0o755 if entry_stat.st_mode & 0o111 else 0o644
-            info.size = entry_stat.st_size
-            with full.open("rb") as handle:
-                bundle.addfile(info, handle)
+            is_dir = stat.S_ISDIR(entry_stat.st_mode)
+            layout.add(relative, is_dir=is_dir)
+            if not is_dir:
+                layout.count_bytes(entry_stat.st_size)
+            add_tar_entry(bundle, relative.as_posix(), full, entry_stat)
     return sink.digest.hexdigest()
 
 

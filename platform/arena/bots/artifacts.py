@@ -16,18 +16,16 @@ sha256 of what it receives (workers/artifacts.py).
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import shutil
-import stat
-import tarfile
 import tempfile
 from pathlib import Path
 
 from django.conf import settings
 from django.core import signing
 
-from workers.botpkg import IGNORED_DIRECTORIES, BotPackageError, file_sha256
+from workers import botpkg
+from workers.botpkg import BotPackageError, file_sha256
 
 ZIP = "zip"
 TAR_GZ = "tar.gz"
@@ -96,37 +94,6 @@ def store_archive(source: Path, sha256: str, archive_format: str) -> Path:
 
 def pack_directory(directory: Path, destination: Path) -> Path:
     """Write a deterministic ``.tar.gz`` of ``directory``'s contents (bot.toml at its top) to ``destination``."""
-    with (
-        destination.open("wb") as raw,
-        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as zipped,
-        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as bundle,
-    ):
-        for relative, full in _sorted_entries(directory):
-            entry_stat = full.lstat()
-            info = tarfile.TarInfo(relative)
-            info.mtime = 0
-            info.uid = info.gid = 0
-            info.uname = info.gname = ""
-            if stat.S_ISDIR(entry_stat.st_mode):
-                info.type = tarfile.DIRTYPE
-                info.mode = 0o755
-                bundle.addfile(info)
-            elif stat.S_ISREG(entry_stat.st_mode):
-                info.mode = 0o755 if entry_stat.st_mode & 0o111 else 0o644
-                info.size = entry_stat.st_size
-                with full.open("rb") as handle:
-                    bundle.addfile(info, handle)
-            else:
-                raise BotPackageError(f"{relative} is not a regular file or directory; remove it from the bot")
+    with destination.open("wb") as out:
+        botpkg.pack_directory(directory, out)
     return destination
-
-
-def _sorted_entries(directory: Path) -> list[tuple[str, Path]]:
-    entries = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRECTORIES)
-        base = Path(root)
-        for name in dirs + sorted(files):
-            full = base / name
-            entries.append((full.relative_to(directory).as_posix(), full))
-    return sorted(entries, key=lambda entry: entry[0].encode("utf-8", "surrogateescape"))
