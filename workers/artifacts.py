@@ -27,8 +27,9 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from workers.botpkg import MAX_ARCHIVE_BYTES, file_sha256
 
@@ -98,30 +99,41 @@ def fetch_archive(
     return cached
 
 
-def _download(url: str, sha256: str, target: Path, max_bytes: int, deadline_s: float) -> None:
-    shown = url.split("?", 1)[0]  # never log the signature
+@contextlib.contextmanager
+def replacing(target: Path) -> Iterator[tuple[IO[bytes], Path]]:
+    """Write a file beside ``target`` and rename it into place when the block ends; on any error remove it.
+
+    A reader never sees half a file. Yields the open file and its temporary path
+    (to check it before it replaces ``target``).
+    """
     handle, incoming = tempfile.mkstemp(prefix=".incoming-", dir=target.parent)
     try:
-        digest = hashlib.sha256()
-        size = 0
-        deadline = time.monotonic() + deadline_s
-        request = urllib.request.Request(url, headers={"User-Agent": "watch-arena-worker"})
-        with os.fdopen(handle, "wb") as out, _open(request, shown) as response:
-            while chunk := response.read(CHUNK):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise ArtifactError(f"bot archive {shown} is larger than the {max_bytes} byte limit")
-                if time.monotonic() > deadline:
-                    raise ArtifactError(f"fetching bot archive {shown} took longer than {deadline_s:g} s")
-                digest.update(chunk)
-                out.write(chunk)
-        if digest.hexdigest() != sha256:
-            raise ArtifactError(f"bot archive {shown} has sha256 {digest.hexdigest()}, not the expected {sha256}")
+        with os.fdopen(handle, "wb") as out:
+            yield out, Path(incoming)
         os.replace(incoming, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(incoming)
         raise
+
+
+def _download(url: str, sha256: str, target: Path, max_bytes: int, deadline_s: float) -> None:
+    shown = url.split("?", 1)[0]  # never log the signature
+    digest = hashlib.sha256()
+    size = 0
+    deadline = time.monotonic() + deadline_s
+    request = urllib.request.Request(url, headers={"User-Agent": "watch-arena-worker"})
+    with replacing(target) as (out, _incoming), _open(request, shown) as response:
+        while chunk := response.read(CHUNK):
+            size += len(chunk)
+            if size > max_bytes:
+                raise ArtifactError(f"bot archive {shown} is larger than the {max_bytes} byte limit")
+            if time.monotonic() > deadline:
+                raise ArtifactError(f"fetching bot archive {shown} took longer than {deadline_s:g} s")
+            digest.update(chunk)
+            out.write(chunk)
+        if digest.hexdigest() != sha256:
+            raise ArtifactError(f"bot archive {shown} has sha256 {digest.hexdigest()}, not the expected {sha256}")
 
 
 def _open(request: urllib.request.Request, shown: str) -> Any:

@@ -11,8 +11,8 @@ does the same here:
   with Celery's ``apply``: the very task functions the workers run, a
   series' ``run_series`` then its ``record_series_result`` (a chain), a
   version's validation series, the matchmaker's tick;
-* :func:`send` is how the platform queues a task: to the broker when there is
-  one, to this pool while it runs, and otherwise at once in the caller
+* ``arena.tasking.send`` is how the platform queues a task: to the broker when
+  there is one, to this pool while it runs, and otherwise at once in the caller
   (tests, the demo's own rounds, management commands).
 
 Threads suffice: a series spends its time in the bots' sandboxed processes and
@@ -38,29 +38,16 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from arena import tasking
+from arena.bots.models import BotVersion
+from arena.bots.tasks import validate_version_task
+from arena.matchmaking.scheduling import enqueue
+from arena.series.models import Series, SeriesState
+from arena.tasking import send
+
 logger = logging.getLogger(__name__)
 
-#: What :func:`send` hands a task to while an embedded ladder runs; None otherwise.
-_running: EmbeddedLadder | None = None
 _STOP = object()
-
-
-def send(signature: Any) -> None:
-    """Queue the Celery ``signature`` (a task or a chain): to the embedded pool if one runs, else ``apply_async``.
-
-    With a broker ``apply_async`` publishes it; without one and without a running
-    pool Celery runs it at once in this thread (``task_always_eager``).
-    """
-    ladder = _running
-    if ladder is not None and ladder.accepting:
-        ladder.put(signature)
-    else:
-        signature.apply_async()
-
-
-def is_running() -> bool:
-    """True while an embedded ladder takes this process's tasks."""
-    return _running is not None and _running.accepting
 
 
 def default_workers() -> int:
@@ -94,13 +81,12 @@ class EmbeddedLadder:
 
     def start(self) -> None:
         """Send again what the database says is queued, then start the pool and the scheduler."""
-        global _running
-        if _running is not None:
+        if tasking.current_pool() is not None:
             raise RuntimeError("an embedded ladder already runs in this process")
         if settings.CELERY_BROKER_URL:
             raise RuntimeError("a broker is configured: run the Celery workers and beat instead (docs/operations.md)")
         self._entries = beat_entries(self.schedule)
-        _running = self
+        tasking.set_pool(self)
         self.accepting = True
         resent = resend_queued()  # before the beat, whose matchmaker's new series must not be sent twice
         close_old_connections()
@@ -121,7 +107,6 @@ class EmbeddedLadder:
 
         What is still queued stays queued in the database for the next start.
         """
-        global _running
         self.accepting = False
         self._stop.set()
         for _ in range(self.workers):
@@ -130,8 +115,8 @@ class EmbeddedLadder:
         for thread in self._threads:
             thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
         finished = not any(thread.is_alive() for thread in self._threads)
-        if _running is self:
-            _running = None
+        if tasking.current_pool() is self:
+            tasking.set_pool(None)
         return finished
 
     def _beat(self) -> None:
@@ -187,10 +172,6 @@ def resend_queued() -> tuple[int, int]:
     On the embedded default nothing but this process plays series, so a series
     still queued or running when it starts was left by an earlier stop.
     """
-    from arena.bots.models import BotVersion
-    from arena.bots.tasks import validate_version_task
-    from arena.matchmaking.scheduling import enqueue
-    from arena.series.models import Series, SeriesState
 
     pending = Series.objects.filter(state__in=[SeriesState.QUEUED, SeriesState.RUNNING]).order_by("pk")
     series = list(pending.select_related("season"))

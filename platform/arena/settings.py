@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "arena.seasons",
     "arena.series",
     "arena.ratings",
+    "arena.ops",
     "arena.web",
     "arena.api",
 ]

@@ -24,6 +24,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="artifact",
     ),
     path("account/tokens/", include("arena.api.account_urls")),
-    path("", include("arena.seasons.urls")),
+    path("", include("arena.ops.urls")),
     path("", include("arena.web.urls")),
 ]

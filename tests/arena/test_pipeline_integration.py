@@ -44,9 +44,9 @@ from arena.bots.submissions import submit_version
 from arena.matchmaking.pairing import MatchmakingPolicy
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating, RatingHistory
+from arena.ratings.recording import recompute_season
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat, SeriesState
-from arena.series.recording import recompute_season
 
 REPO = Path(__file__).resolve().parents[2]
 REDIS_URL = "redis://127.0.0.1:6379/12"  # this test's own index (the match worker tests use 13)

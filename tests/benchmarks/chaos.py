@@ -296,8 +296,8 @@ def check(season: Any, work: Path) -> list[str]:
     from django.db.models import Count
 
     from arena.ratings.models import Rating, RatingHistory
+    from arena.ratings.recording import recompute_season
     from arena.series.models import Series, SeriesResultLog, SeriesState
-    from arena.series.recording import recompute_season
 
     problems = []
     states = dict(Series.objects.filter(season=season).values_list("state").annotate(n=Count("pk")))

@@ -10,14 +10,14 @@ series it fabricates a result document shaped like a match worker's (two
 games with their actions, stats, winners and reasons; the Watch score with
 points, winner, game_wins, white and black totals; the players' sha256), then
 records them in four ways, a quarter each: delivered one after another by one
-process (:func:`arena.series.recording.record_series_result`, each delivery
+process (:func:`arena.ratings.recording.record_series_result`, each delivery
 applying its own result), as a backlog (inbox inserts, then one
-:func:`arena.series.recording.apply_pending` in batches), and delivered by
+:func:`arena.ratings.recording.apply_pending` in batches), and delivered by
 ``--processes`` forked processes at once; and sent as the ``record_series_result``
 tasks through Redis to a real Celery platform worker (``--processes`` processes),
 which is the production path: each delivery one insert into the inbox, one
 apply queued per season. Then it times
-:func:`arena.series.recording.recompute_season` over the
+:func:`arena.ratings.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
 The issue's goal is 1,000 series results a second on these shared 2-core
@@ -203,7 +203,7 @@ def main() -> None:
 
 def deliver_all(work: list[tuple[int, dict[str, Any]]]) -> list[float]:
     """Deliver every result in turn, as one platform worker does; return each delivery's seconds."""
-    from arena.series.recording import record_series_result
+    from arena.ratings.recording import record_series_result
 
     times = []
     for series_id, document in work:
@@ -299,8 +299,8 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     call_command("migrate", verbosity=0)
 
     from arena.ratings.models import Rating, RatingHistory
+    from arena.ratings.recording import _deliver, apply_pending, recompute_season, record_series_result
     from arena.series.models import PendingResult, SeriesResultLog
-    from arena.series.recording import _deliver, apply_pending, recompute_season, record_series_result
 
     rng = random.Random(args.seed)
     started = time.perf_counter()

@@ -20,7 +20,7 @@ from arena.api.schema import ArenaAutoSchema
 from arena.api.serializers import GameSerializer, LeaderboardRowSerializer, SeasonSerializer
 from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
-from arena.seasons.models import Season, SeasonStatus
+from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 
 #: The leaderboard's sort keys (``?ordering=key`` or ``-key``) and the columns they sort by.
 LEADERBOARD_ORDERINGS: dict[str, tuple[str, ...]] = {
@@ -146,12 +146,7 @@ LEADERBOARD_COLUMNS = (
     "sigma",
     "conservative",
     "provisional",
-    "series_played",
-    "won",
-    "drawn",
-    "lost",
-    "series_points",
-    "game_wins",
+    *RECORD_FIELDS,
     "version__number",
     "version__bot__name",
     "version__bot__owner__username",

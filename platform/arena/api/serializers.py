@@ -18,7 +18,7 @@ from rest_framework import serializers
 from arena.api.models import ApiToken
 from arena.bots.models import BotVersion, VersionStatus
 from arena.ratings.models import Rating
-from arena.seasons.models import Season, SeasonStatus
+from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
 
 
@@ -139,12 +139,7 @@ class VersionRatingSerializer(serializers.ModelSerializer):
             "sigma",
             "conservative",
             "provisional",
-            "series_played",
-            "won",
-            "drawn",
-            "lost",
-            "series_points",
-            "game_wins",
+            *RECORD_FIELDS,
             "forfeits",
         )
         read_only_fields = fields

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from arena.bots.models import Bot, BotVersion
-from arena.seasons import operations
+from arena.ops import operations
 from arena.seasons.admin import apply_each, confirm_then_apply
 
 

@@ -27,6 +27,6 @@ def enqueue_validation(sender: Any, version: Any, **kwargs: Any) -> None:
     from django.db import transaction
 
     from arena.bots.tasks import validate_version_task
-    from arena.embedded import send
+    from arena.tasking import send
 
     transaction.on_commit(lambda: send(validate_version_task.s(version.pk)), robust=True)

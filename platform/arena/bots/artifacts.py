@@ -15,16 +15,15 @@ sha256 of what it receives (workers/artifacts.py).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from django.conf import settings
 from django.core import signing
 
 from workers import botpkg
+from workers.artifacts import replacing
 from workers.botpkg import BotPackageError, file_sha256
 
 ZIP = "zip"
@@ -75,20 +74,13 @@ def store_archive(source: Path, sha256: str, archive_format: str) -> Path:
     if target.is_file() and file_sha256(target) == sha256:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, incoming = tempfile.mkstemp(prefix=".incoming-", dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as out, source.open("rb") as data:
-            shutil.copyfileobj(data, out, CHUNK)
-            out.flush()
-            os.fsync(out.fileno())
+    with replacing(target) as (out, incoming), source.open("rb") as data:
+        shutil.copyfileobj(data, out, CHUNK)
+        out.flush()
+        os.fsync(out.fileno())
         os.chmod(incoming, 0o644)
-        if file_sha256(Path(incoming)) != sha256:
+        if file_sha256(incoming) != sha256:
             raise BotPackageError(f"{source.name} changed while it was being stored; submit it again")
-        os.replace(incoming, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(incoming)
-        raise
     return target
 
 

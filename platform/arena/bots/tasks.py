@@ -9,6 +9,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from arena.bots.validation import ReferenceBotFailure
+from arena.tasking import send
 from workers.referee import SandboxFailure
 
 
@@ -50,7 +51,6 @@ def revalidate_stale_task(older_than_s: int = 600, limit: int = 50) -> list[int]
     finds the verdict recorded and plays nothing.
     """
     from arena.bots.submissions import versions_awaiting_validation
-    from arena.embedded import send
 
     stale = list(versions_awaiting_validation(timedelta(seconds=older_than_s)).values_list("pk", flat=True)[:limit])
     for version_id in stale:

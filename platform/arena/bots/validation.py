@@ -34,8 +34,10 @@ import engines
 from arena.bots.artifacts import TAR_GZ, archive_url, pack_directory, store_archive
 from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
+from arena.tasking import is_running, send
 from workers.botpkg import file_sha256
 from workers.referee import TimeControl
+from workers.tasks import run_series_task
 
 #: Games in the validation series: each seat once.
 VALIDATION_GAMES = 2
@@ -76,8 +78,6 @@ def validate_version(version_id: int) -> BotVersion:
     from celery import chain
 
     from arena.bots.tasks import record_validation_task
-    from arena.embedded import is_running, send
-    from workers.tasks import run_series_task
 
     version = BotVersion.objects.select_related("bot").get(pk=version_id)
     if version.status != BotVersion.Status.VALIDATING:
@@ -163,8 +163,6 @@ def play_validation_series(version: BotVersion, game: str) -> dict[str, Any]:
 
     For tools and tests; the platform sends validation series to the match workers (:func:`validate_version`).
     """
-    from workers.tasks import run_series_task
-
     return run_series_task(validation_spec(version, game))["result"]
 
 

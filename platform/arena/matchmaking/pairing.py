@@ -255,43 +255,6 @@ def plan_round(
     return groups
 
 
-def should_disable(forfeits: int, series: int, threshold: float, min_series: int) -> str | None:
-    """Return the reason shown to the owner when a version forfeits too often, or None to keep it.
-
-    A version is judged once it has ``min_series`` finished series, and disabled
-    when the share of them it forfeited is above ``threshold``, a fraction
-    (0.25 is 25%).
-    """
-    if series < 0 or forfeits < 0:
-        raise ValueError(f"forfeits and series must be zero or more, got {forfeits} of {series}")
-    if forfeits > series:
-        raise ValueError(f"forfeits cannot exceed series, got {forfeits} of {series}")
-    if not 0 <= threshold <= 1:
-        raise ValueError(f"threshold must be a fraction from 0 to 1, got {threshold}")
-    if min_series < 1:
-        raise ValueError(f"min_series must be at least 1, got {min_series}")
-    if series < min_series:
-        return None
-    rate = forfeits / series
-    if rate <= threshold:
-        return None
-    # As many decimals as it takes for the rate not to read the same as the limit it passed.
-    decimals = 0
-    while decimals < 6 and _percent(rate, decimals) == _percent(threshold, decimals):
-        decimals += 1
-    return (
-        f"disabled: forfeited {forfeits} of {series} series ({_percent(rate, decimals)}), "
-        f"above the season's limit of {_percent(threshold, decimals)}"
-    )
-
-
-def _percent(fraction: float, decimals: int) -> str:
-    text = f"{fraction * 100:.{decimals}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + "%"
-
-
 def _check_candidates(
     ordered: list[Candidate],
     version_ids: list[int | None],

@@ -24,10 +24,13 @@ from arena.bots.artifacts import archive_url
 from arena.bots.models import BotVersion
 from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, plan_round
 from arena.ratings.models import Rating
+from arena.ratings.recording import season_parameters
+from arena.ratings.tasks import record_series_result_task
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesSeat, SeriesState
-from arena.series.recording import season_parameters
+from arena.tasking import is_running, send
 from workers import rating_constants
+from workers.tasks import run_series_task
 
 #: A queued or running series not done by then is swept back to the queue (or failed).
 SERIES_DEADLINE = timedelta(minutes=30)
@@ -99,9 +102,6 @@ def enqueue(series: Series) -> None:
     is how the inventory (arena.matchmaking.inventory) finds it in Redis. In
     process (the embedded default, tests) it is the chain of the two tasks.
     """
-    from arena.embedded import is_running, send
-    from arena.series.tasks import record_series_result_task
-    from workers.tasks import run_series_task
 
     spec = series_spec(series)
     if run_series_task.app.conf.task_always_eager or is_running():

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from arena.ratings.models import Rating, RatingHistory
+from arena.seasons.models import RECORD_FIELDS
 
 
 @admin.register(Rating)
@@ -14,12 +15,7 @@ class RatingAdmin(admin.ModelAdmin):
         "conservative",
         "mu",
         "sigma",
-        "series_played",
-        "won",
-        "drawn",
-        "lost",
-        "series_points",
-        "game_wins",
+        *RECORD_FIELDS,
         "provisional",
     )
     list_filter = ("season", "provisional")

@@ -1,6 +1,6 @@
 """Admin for seasons and entries, with the season lifecycle as actions, and the shared action helpers.
 
-The actions call arena.seasons.operations, which holds the rules; an action
+The actions call arena.ops.operations, which holds the rules; an action
 that does not apply to one of the selected rows says why for that row and
 carries on with the others. :func:`confirm_then_apply` is also used by the
 bots' and series' admins for actions that ask a reason or a confirmation.
@@ -18,8 +18,8 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from arena.seasons import operations
-from arena.seasons.models import FinalStanding, Season, SeasonEntry
+from arena.ops import operations
+from arena.seasons.models import RECORD_FIELDS, FinalStanding, Season, SeasonEntry
 
 
 class ReasonForm(forms.Form):
@@ -103,12 +103,7 @@ class FinalStandingInline(admin.TabularInline):
         "conservative",
         "mu",
         "sigma",
-        "series_played",
-        "won",
-        "drawn",
-        "lost",
-        "series_points",
-        "game_wins",
+        *RECORD_FIELDS,
         "provisional",
     )
     readonly_fields = fields

@@ -203,11 +203,16 @@ class FrozenStandingError(ValueError):
     """A final standing of a finished season was changed or deleted."""
 
 
+#: A version's record in a season, the same columns on its rating (arena.ratings) and its final standing:
+#: the admin, the API, the leaderboards and recording all list these.
+RECORD_FIELDS = ("series_played", "won", "drawn", "lost", "series_points", "game_wins")
+
+
 class FinalStanding(models.Model):
     """A version's place in a finished season: the leaderboard as it stood when the season finished.
 
     Written once, in the transaction that finishes the season
-    (:func:`arena.seasons.operations.finish_season`), from the season's rating
+    (:func:`arena.ops.operations.finish_season`), from the season's rating
     rows best conservative rating first, and never changed afterwards: a late
     result that still reached the ratings cannot move a season's final table.
     ``rank`` is 1 for the champion.

@@ -1,4 +1,4 @@
-"""Admin for series and their result log, with re-run and cancel actions (arena.seasons.operations)."""
+"""Admin for series and their result log, with re-run and cancel actions (arena.ops.operations)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from arena.seasons import operations
+from arena.ops import operations
 from arena.seasons.admin import apply_each, confirm_then_apply, operator_name
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat
 

@@ -115,7 +115,7 @@ class PendingResult(models.Model):
 
     Inserting it is the one thing a delivery does before it returns; whoever
     holds the season's lock next applies every pending result of the season in
-    one batch (arena.series.recording) and deletes them.
+    one batch (arena.ratings.recording) and deletes them.
     """
 
     series = models.OneToOneField(Series, models.CASCADE, related_name="pending_result")

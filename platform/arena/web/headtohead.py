@@ -16,9 +16,9 @@ from typing import Any
 
 from arena.bots.models import Bot
 from arena.ratings.models import Rating
+from arena.ratings.recording import season_parameters
 from arena.seasons.models import Season
 from arena.series.models import SeriesSeat, SeriesState
-from arena.series.recording import season_parameters
 from arena.web.stats import wilson_interval, win_probability
 
 

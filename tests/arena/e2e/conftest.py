@@ -138,7 +138,7 @@ def start_reference_season(game: str) -> PlayedSeason:
     The demo command's own steps (``manage.py demo``), so these tests see the
     seasons a new user sees after it; no series played yet.
     """
-    from arena.seasons.management.commands.demo import ladders, register_reference_bots, start_season
+    from arena.ops.management.commands.demo import ladders, register_reference_bots, start_season
 
     ladder = next(ladder for ladder in ladders() if ladder.game == game)
     versions = register_reference_bots(ladder)

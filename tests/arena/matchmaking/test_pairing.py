@@ -9,13 +9,8 @@ from collections import Counter
 import pytest
 import trueskill
 
-from arena.matchmaking.pairing import (
-    Candidate,
-    MatchmakingPolicy,
-    match_quality,
-    plan_round,
-    should_disable,
-)
+from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, match_quality, plan_round
+from arena.ratings.forfeits import should_disable
 
 POLICY = MatchmakingPolicy()
 

@@ -20,8 +20,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
+from arena.ops.status import collect_status
 from arena.seasons.models import Season, SeasonEntry
-from arena.seasons.status import collect_status
 from arena.series.models import Series, SeriesState
 
 pytestmark = pytest.mark.django_db

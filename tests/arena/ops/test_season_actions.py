@@ -10,11 +10,11 @@ from django.test import Client
 from django.urls import reverse
 
 from arena.bots.models import BotVersion
+from arena.ops.operations import OperationError, finish_season
 from arena.ratings.models import Rating
+from arena.ratings.recording import record_series_result
 from arena.seasons.models import FinalStanding, FrozenStandingError, Season
-from arena.seasons.operations import OperationError, finish_season
 from arena.series.models import Series, SeriesState
-from arena.series.recording import record_series_result
 
 pytestmark = pytest.mark.django_db
 

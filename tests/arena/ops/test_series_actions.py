@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating
+from arena.ratings.recording import record_series_result
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
-from arena.series.recording import record_series_result
 
 pytestmark = pytest.mark.django_db
 

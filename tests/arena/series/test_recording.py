@@ -17,9 +17,9 @@ from django.utils import timezone
 from arena.bots.submissions import mark_validation_result, submit_version
 from arena.matchmaking.scheduling import MAX_ATTEMPTS, schedule_round, sweep_overdue
 from arena.ratings.models import Rating, RatingHistory
+from arena.ratings.recording import recompute_season, record_series_result
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesState
-from arena.series.recording import recompute_season, record_series_result
 
 REPO = Path(__file__).resolve().parents[3]
 PACKAGES = REPO / "bots" / "watch" / "packages"

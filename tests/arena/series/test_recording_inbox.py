@@ -17,12 +17,12 @@ import trueskill
 from django.db import connection, transaction
 
 from arena.bots.models import BotVersion
+from arena.ratings import recording
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
+from arena.ratings.recording import apply_pending, recompute_season, record_series_result, season_parameters
 from arena.seasons.models import Season, SeasonEntry
-from arena.series import recording
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesState
-from arena.series.recording import apply_pending, recompute_season, record_series_result, season_parameters
 
 pytestmark = pytest.mark.django_db
 
@@ -246,7 +246,7 @@ def test_forfeits_are_counted_on_the_rating_row(running: Season, field: list[Bot
 
 
 def test_the_beat_applies_results_a_dead_delivery_left_in_the_inbox(running: Season, field: list[BotVersion]) -> None:
-    from arena.series.tasks import apply_pending_results_task
+    from arena.ratings.tasks import apply_pending_results_task
 
     series = new_series(running, field[:2])
     PendingResult.objects.create(series=series, season=running, result=document(field[:2], [2.0, 0.0]))
@@ -261,7 +261,7 @@ def test_with_a_broker_a_delivery_queues_one_apply_per_season_until_it_starts(
 ) -> None:
     from django.core.cache import cache
 
-    from arena.series.recording import deliver_series_result, release_apply
+    from arena.ratings.recording import deliver_series_result, release_apply
 
     cache.clear()
     queued: list[int] = []

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from arena.ratings.models import Rating, RatingHistory
-from arena.seasons.models import Season
+from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import Series, SeriesState
 from arena.web.paging import page_of
 from arena.web.views.home import game_titles, seats_prefetch
@@ -129,12 +129,7 @@ ROW_FIELDS = (
     "mu",
     "sigma",
     "conservative",
-    "series_played",
-    "won",
-    "drawn",
-    "lost",
-    "series_points",
-    "game_wins",
+    *RECORD_FIELDS,
     "provisional",
     "version_id",
     "version__number",

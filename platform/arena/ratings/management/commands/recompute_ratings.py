@@ -7,8 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.ratings.models import Rating
+from arena.ratings.recording import recompute_season
 from arena.seasons.models import Season
-from arena.series.recording import recompute_season
 
 
 class Command(BaseCommand):

@@ -33,7 +33,10 @@ from django.utils import timezone
 
 from arena.bots import notices, signals
 from arena.bots.models import Bot, BotVersion
+from arena.matchmaking.scheduling import SERIES_DEADLINE, enqueue
+from arena.ratings.models import Rating
 from arena.seasons.models import FinalStanding, Season, SeasonEntry, SeasonTransitionError
+from arena.series.models import Series, SeriesSeat, SeriesState
 
 VersionStatus = BotVersion.Status
 #: Written into a replaced series' failure_reason; its presence refuses a second re-run.
@@ -73,8 +76,6 @@ def finish_season(season: Season, operator: str = "an operator") -> list[FinalSt
     recorder takes first, so the standings are the ratings after some
     recorded series and before the next, never half of one.
     """
-    from arena.ratings.models import Rating  # arena.ratings imports this app's models
-    from arena.series.models import Series, SeriesState
 
     with transaction.atomic():
         status = _locked_status(season)
@@ -221,8 +222,6 @@ def rerun_series(series: Any) -> Any:
     The copy is sent to the match workers once the transaction commits, like
     the matchmaker's series.
     """
-    from arena.matchmaking.scheduling import SERIES_DEADLINE, enqueue
-    from arena.series.models import Series, SeriesSeat, SeriesState
 
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=series.season_id)
@@ -259,7 +258,6 @@ def rerun_series(series: Any) -> Any:
 
 def cancel_series(series: Any, reason: str, operator: str = "an operator") -> Any:
     """Cancel a queued or running series with ``reason``: it counts for nobody, and its result must not be recorded."""
-    from arena.series.models import Series, SeriesState
 
     reason = reason.strip()
     if not reason:

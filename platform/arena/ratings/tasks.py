@@ -1,4 +1,4 @@
-"""Platform-queue tasks: record a finished series; run the matchmaker and the sweeper on the beat."""
+"""Platform-queue tasks of the ratings: record a finished series exactly once, apply waiting results."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 from celery import current_app, shared_task
 from django.db import InterfaceError, OperationalError
 
-from arena.seasons.models import Season
+from arena.ratings import recording
+from arena.ratings.recording import apply_all_pending
 
 #: A result that meets the database down (a restart, a failover) waits and tries again, for about
 #: half an hour; it is never dropped on the first error.
@@ -28,8 +29,6 @@ def record_series_result_task(outcome: dict[str, Any]) -> bool:
     is queued shortly after, so results that arrive together are applied as one
     batch; without one (the embedded default) it is applied at once.
     """
-    from arena.series import recording
-
     if current_app.conf.task_always_eager:
         return recording.record_series_result(outcome["series_id"], outcome["result"])
     return recording.deliver_series_result(
@@ -42,41 +41,11 @@ def record_series_result_task(outcome: dict[str, Any]) -> bool:
 @shared_task(name="arena.apply_season_results")
 def apply_season_results_task(season_id: int) -> int:
     """Apply season ``season_id``'s waiting results in batches; return how many."""
-    from arena.series import recording
-
     recording.release_apply(season_id)
     return recording.apply_pending(season_id)
-
-
-@shared_task(name="arena.matchmake")
-def matchmake_task(slots_per_season: int = 4) -> int:
-    """Queue up to ``slots_per_season`` new series in every running season; return how many."""
-    from arena.matchmaking.scheduling import schedule_round
-
-    return sum(
-        len(schedule_round(season, slots_per_season)) for season in Season.objects.filter(status=Season.Status.RUNNING)
-    )
-
-
-@shared_task(name="arena.sweep_overdue_series")
-def sweep_overdue_series_task() -> list[int]:
-    """Requeue series stuck past their deadline (or fail them); return [requeued, failed]."""
-    from arena.matchmaking.scheduling import sweep_overdue
-
-    return list(sweep_overdue())
 
 
 @shared_task(name="arena.apply_pending_results")
 def apply_pending_results_task() -> int:
     """Apply every season's waiting results (a delivery that died between its insert and its apply)."""
-    from arena.series.recording import apply_all_pending
-
     return apply_all_pending()
-
-
-@shared_task(name="arena.resend_lost_series")
-def resend_lost_series_task() -> list[int]:
-    """Send again the queued series Redis no longer holds anywhere (arena.matchmaking.inventory); return their ids."""
-    from arena.matchmaking.inventory import resend_lost
-
-    return resend_lost()

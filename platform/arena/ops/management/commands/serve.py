@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.embedded import serve
-from arena.seasons.management.commands.demo import check_port
+from arena.ops.management.commands.demo import check_port
 
 
 class Command(BaseCommand):

@@ -37,12 +37,17 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
-from arena.matchmaking.pairing import should_disable
 from arena.ratings.closed_form import TrueSkillParameters
-from arena.ratings.forfeits import FORFEIT_MIN_SERIES, FORFEIT_THRESHOLD, disable_for_forfeits, forfeit_by
+from arena.ratings.forfeits import (
+    FORFEIT_MIN_SERIES,
+    FORFEIT_THRESHOLD,
+    disable_for_forfeits,
+    forfeit_by,
+    should_disable,
+)
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
-from arena.seasons.models import Season
+from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from workers import rating_constants
 
@@ -219,12 +224,7 @@ class _Rating:
     FIELDS: ClassVar[tuple[str, ...]] = (
         "mu",
         "sigma",
-        "series_played",
-        "won",
-        "drawn",
-        "lost",
-        "series_points",
-        "game_wins",
+        *RECORD_FIELDS,
         "forfeits",
         "provisional",
     )

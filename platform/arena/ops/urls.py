@@ -1,10 +1,10 @@
-"""URL routes of arena.seasons: the operators' status page. Included at the site root by arena.urls."""
+"""URL routes of arena.ops: the operators' status page. Included at the site root by arena.urls."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from arena.seasons import views
+from arena.ops import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("ops/", views.ops, name="ops"),

@@ -16,13 +16,14 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from arena.seasons.status import (
+from arena.ops.status import (
     collect_status,
     format_duration,
     oldest_outstanding,
     queue_depths,
     series_per_minute,
 )
+from arena.series.models import PendingResult, Series, SeriesState
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -54,7 +55,7 @@ def ops(request: HttpRequest) -> HttpResponse:
         "oldest_age": format_duration(oldest["age_seconds"]) if oldest else None,
         "validation_wait": format_duration(status["awaiting_validation"]["oldest_seconds"]),
     }
-    return render(request, "seasons/ops.html", context)
+    return render(request, "ops/ops.html", context)
 
 
 @require_safe
@@ -78,8 +79,6 @@ def metrics(request: HttpRequest) -> HttpResponse:
 def prometheus_text() -> str:
     """Return the figures as Prometheus exposition text."""
     from django.db.models import Count
-
-    from arena.series.models import PendingResult, Series, SeriesState
 
     now = timezone.now()
     lines: list[str] = []

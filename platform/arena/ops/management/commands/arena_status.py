@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from arena.seasons.status import collect_status, format_duration
+from arena.ops.status import collect_status, format_duration
 
 
 def status_lines(status: dict[str, Any]) -> list[str]:
