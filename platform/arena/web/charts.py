@@ -27,11 +27,8 @@ class RatingPoint:
     mu: float
     sigma: float
     version_number: int
-
-    @property
-    def conservative(self) -> float:
-        """Return μ − 3σ, what the leaderboard ranks by."""
-        return self.mu - 3 * self.sigma
+    #: μ − 3σ, what the leaderboard ranks by, as the database computes it (RatingHistory.conservative).
+    conservative: float
 
 
 @dataclass(frozen=True)
@@ -95,7 +92,7 @@ def rating_chart(history: Sequence[RatingPoint]) -> Chart | None:
     if not history:
         return None
     points = thin(history)
-    ticks = nice_ticks(min(p.mu - 3 * p.sigma for p in points), max(p.mu + 3 * p.sigma for p in points))
+    ticks = nice_ticks(min(p.conservative for p in points), max(p.mu + 3 * p.sigma for p in points))
     low, high = ticks[0], ticks[-1]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -109,7 +106,7 @@ def rating_chart(history: Sequence[RatingPoint]) -> Chart | None:
         return " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
 
     upper = [f"{x(i):.1f},{y(p.mu + 3 * p.sigma):.1f}" for i, p in enumerate(points)]
-    lower = [f"{x(i):.1f},{y(p.mu - 3 * p.sigma):.1f}" for i, p in enumerate(points)]
+    lower = [f"{x(i):.1f},{y(p.conservative):.1f}" for i, p in enumerate(points)]
     markers = [
         Marker(x=round(x(i), 1), label=f"v{p.version_number}")
         for i, p in enumerate(points)
@@ -119,7 +116,7 @@ def rating_chart(history: Sequence[RatingPoint]) -> Chart | None:
         width=WIDTH,
         height=HEIGHT,
         mu_path=path([p.mu for p in points]),
-        conservative_path=path([p.mu - 3 * p.sigma for p in points]),
+        conservative_path=path([p.conservative for p in points]),
         band=" ".join(upper + lower[::-1]),
         ticks=[Tick(value=f"{t:g}", y=round(y(t), 1)) for t in ticks],
         markers=markers,

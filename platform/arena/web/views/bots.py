@@ -31,12 +31,12 @@ OPPONENTS_SHOWN = 20
 def charts(bot: Bot) -> list[dict[str, object]]:
     """Return one rating chart per season the bot's versions played, newest season first."""
     history: dict[int, list[RatingPoint]] = defaultdict(list)
-    for season_id, recorded_at, mu, sigma, number in (
+    for season_id, recorded_at, mu, sigma, number, conservative in (
         RatingHistory.objects.filter(version__bot=bot)
         .order_by("recorded_at", "id")
-        .values_list("season_id", "recorded_at", "mu", "sigma", "version__number")
+        .values_list("season_id", "recorded_at", "mu", "sigma", "version__number", "conservative")
     ):
-        history[season_id].append(RatingPoint(recorded_at, mu, sigma, number))
+        history[season_id].append(RatingPoint(recorded_at, mu, sigma, number, conservative))
     seasons = Season.objects.filter(pk__in=history).order_by("-created")
     return [{"season": season, "chart": rating_chart(history[season.pk])} for season in seasons]
 
