@@ -87,6 +87,8 @@ class Viewer:
     board: Callable[[Mapping[str, Any]], dict[str, Any]]
     #: The browser script that draws a frame: it calls ``ArenaReplay.register(<game>, renderer)``.
     script: Path
+    #: Its style sheet, if it has one, in the same folder as the script.
+    style: Path | None = None
 
 
 @dataclass(frozen=True)

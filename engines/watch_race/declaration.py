@@ -31,7 +31,12 @@ DECLARATION = GameDeclaration(
     seat_labels=tuple(f"P{seat}" for seat in range(6)),
     policies="bots.watch_race",
     name_step=viewer.name_step,
-    viewer=Viewer(frames=viewer.frames, board=viewer.board, script=Path(__file__).parent / "static" / "viewer.js"),
+    viewer=Viewer(
+        frames=viewer.frames,
+        board=viewer.board,
+        script=Path(__file__).parent / "static" / "viewer.js",
+        style=Path(__file__).parent / "static" / "viewer.css",
+    ),
     # Its two reference bots each entered by three demo users, so that four-player series (four
     # games, each player starting one) never seat two versions of one bot.
     demo=DemoSeason(title="Demo race season", players=4, games=4, owners_per_bot=3, bot_prefix="race-"),

@@ -39,6 +39,14 @@ def script_for(game_name: str) -> str | None:
     return f"games/{game_name}/viewer.js" if has_frames(game_name) else None
 
 
+def style_for(game_name: str) -> str | None:
+    """Return the static path of ``game_name``'s viewer style sheet, or None when it has none."""
+    declared = _declaration(game_name)
+    if declared is None or declared.viewer is None or declared.viewer.style is None:
+        return None
+    return f"games/{game_name}/{declared.viewer.style.name}"
+
+
 def frames_for(
     game_name: str, config: dict[str, Any], seed: int | None, num_players: int, actions: Sequence[int]
 ) -> list[dict[str, Any]] | None:

@@ -313,6 +313,9 @@ def test_the_series_page_embeds_the_race_viewer_and_its_frames(
         assert data["moves"] == [a["notation"] for a in game["actions"]]
     assert "No viewer for this game yet" not in page
     assert "/static/web/replay.js" in page
+    # The race's own renderer and style sheet, from its folder (engines/watch_race/static).
+    assert '<script src="/static/games/watch_race/viewer.js" defer>' in page
+    assert '<link rel="stylesheet" href="/static/games/watch_race/viewer.css">' in page
     # The score steps name the players, not "player 3".
     text = html.unescape(page)
     names = ["ann-random v1", "bob-heuristic v1", "cy-random v1", "dan-heuristic v1"]

@@ -153,6 +153,7 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
             "logs": logs,
             "has_viewer": replays.has_frames(the_series.season.game),
             "viewer_scripts": [script for script in [replays.script_for(the_series.season.game)] if script],
+            "viewer_styles": [style for style in [replays.style_for(the_series.season.game)] if style],
         },
     )
 

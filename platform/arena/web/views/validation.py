@@ -43,6 +43,7 @@ def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     runs = [run_view(run, name, private) for run in version.validation_runs.all()]
     games = sorted({run["run"].game for run in runs})
     scripts = [script for script in map(replays.script_for, games) if script]
+    styles = [style for style in map(replays.style_for, games) if style]
     return render(
         request,
         "web/validation.html",
@@ -53,5 +54,6 @@ def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
             "runs": runs,
             "private": private,
             "viewer_scripts": scripts,
+            "viewer_styles": styles,
         },
     )
