@@ -248,6 +248,8 @@ def _add_path(path: str, binds: dict[str, None], links: dict[str, str]) -> None:
 
 def _shared_libraries(files: Sequence[str]) -> list[str]:
     """Return every shared library (and the dynamic loader) that ``files`` load, by ``ldd``."""
+    if shutil.which("ldd") is None:
+        raise SandboxError("ldd is missing (the Debian package libc-bin): the bots' runtime cannot be assembled")
     found: list[str] = []
     for start in range(0, len(files), 200):
         listed = subprocess.run(
@@ -374,7 +376,11 @@ class Staging:
         self._bots: dict[str, Path] = {}
         _make_world_readable(self.root)
         # After the chmod above: the hard links share their inodes (and modes) with the host's files.
-        stage_system(self.root / SYSTEM_DIR, bot_runtime())
+        # Without the bots' Python (a bot author's machine running --no-sandbox) there is nothing to stage.
+        # Where the runtime cannot be assembled, a sandboxed start says why (bwrap_command).
+        if os.access(BOT_PYTHON, os.X_OK):
+            with contextlib.suppress(SandboxError, OSError, subprocess.CalledProcessError):
+                stage_system(self.root / SYSTEM_DIR, bot_runtime())
 
     def add_bot(self, source: Path, key: str) -> Path:
         """Return a staged copy of the bot directory ``source`` whose content hash is ``key``."""

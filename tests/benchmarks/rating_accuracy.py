@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "platform"))  # appended: never before the standard library
 
 from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, plan_round  # noqa: E402
 from arena.ratings.closed_form import TrueSkillParameters, rate_1vs1  # noqa: E402

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import statistics
@@ -84,12 +85,15 @@ def echo_round_trip_us(rounds: int) -> float:
     )
     assert child.stdin is not None
     assert child.stdout is not None
+    # Buffered reads, as fast as this can be written: a raw pipe's readline() would read one byte
+    # per system call and flatter the referee's ratio (19 µs against 14 µs measured).
+    replies = io.BufferedReader(child.stdout, buffer_size=65536)  # type: ignore[arg-type]
     line = sample_request()
     times = []
     for _ in range(rounds):
         started = time.perf_counter()
         child.stdin.write(line)
-        child.stdout.readline()
+        replies.readline()
         times.append((time.perf_counter() - started) * 1e6)
     child.stdin.close()
     child.wait()
