@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
@@ -59,7 +60,15 @@ def test_a_clean_venv_with_only_the_distribution_plays_a_series(tmp_path: Path) 
     requirements.write_text(core_requirements((ROOT / "requirements.lock").read_text()))
     deps = run([*pip, "--require-hashes", "--no-deps", "-r", str(requirements)], tmp_path, env)
     assert deps.returncode == 0, deps.stdout + deps.stderr
-    installed = run([*pip, "--no-deps", str(ROOT)], tmp_path, env)
+    # From a copy of what the distribution is made of: building writes build/ and *.egg-info beside
+    # the sources, which must not land in the checkout.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for name in ("engines", "bots", "workers"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    installed = run([*pip, "--no-deps", str(source)], tmp_path, env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
     python = str(venv / "bin" / "python")
