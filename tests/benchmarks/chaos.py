@@ -249,17 +249,28 @@ def play(stack: Stack, season: Any, args: argparse.Namespace) -> dict[str, Any]:
     faults: list[dict[str, Any]] = []
     next_fault = None
     deadline = started + args.timeout
-    while done_count(season) < args.series or len(faults) < args.min_faults:
+    # Play on until every fault has been followed by a recorded series (its recovery measured),
+    # not only until the last one was injected: two faults can come before the next series.
+    while (
+        done_count(season) < args.series
+        or len(faults) < args.min_faults
+        or any(fault["recovery_s"] is None for fault in faults)
+    ):
         now = time.monotonic()
         if now > deadline:
-            raise SystemExit(f"chaos: only {done_count(season)} of {args.series} series after {args.timeout} s")
+            waiting = [fault["kind"] for fault in faults if fault["recovery_s"] is None]
+            raise SystemExit(
+                f"chaos: {done_count(season)} of {args.series} series, {len(faults)} of {args.min_faults} faults "
+                f"after {args.timeout} s; no series recorded since: {', '.join(waiting) or 'none'}"
+            )
         if baseline_s is None and done_count(season) >= baseline_target:
             baseline_s = now - started
             next_fault = now
         for fault in faults:
             if fault["recovery_s"] is None and recorded_after(season, fault["at"]):
                 fault["recovery_s"] = round(time.monotonic() - fault["started"], 1)
-        if next_fault is not None and now >= next_fault:
+        injecting = done_count(season) < args.series or len(faults) < args.min_faults
+        if injecting and next_fault is not None and now >= next_fault:
             if not cycle:
                 cycle = list(FAULTS)
                 rng.shuffle(cycle)
