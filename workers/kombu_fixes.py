@@ -4,10 +4,14 @@ On a lost connection the worker closes its channel, and the Redis QoS's
 ``restore_unacked`` opens a client from the channel's connection, which is
 already gone: ``AttributeError: 'NoneType' object has no attribute
 'hostname'`` in ``Channel._connparams``, and the worker exits with
-"Unrecoverable error". The messages it held stay in Redis's unacked hash
-(restored after the visibility timeout), and the platform's inventory
-re-sends their series as soon as their leases expire (workers/delivery.py),
-so skipping the restore loses nothing; dying did.
+"Unrecoverable error". The same happens when a task that was running across
+the restart finishes and its message is acknowledged (or rejected) over the
+old channel (``... has no attribute 'client'``, seen in the chaos run when a
+drain of the results stream met the restart). The messages it held stay in
+Redis's unacked hash (restored after the visibility timeout), the platform's
+inventory re-sends their series as soon as their leases expire
+(workers/delivery.py), and every platform task is idempotent, so skipping the
+restore or the acknowledgement loses nothing; dying did.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def install() -> None:
         try:
             return original(self, client)
         except AttributeError as exc:
-            if self.channel.connection is not None and self.channel.connection.client is not None:
+            if not _connection_gone(self):
                 raise  # not the closed-connection case: a real bug, not ours to hide
             logger.warning(
                 "Redis connection gone before %d unacknowledged message(s) could be restored (%s); "
@@ -43,3 +47,32 @@ def install() -> None:
 
     restore_unacked.arena_fixed = True  # type: ignore[attr-defined]
     kombu_redis.QoS.restore_unacked = restore_unacked  # type: ignore[method-assign]
+    kombu_redis.QoS.ack = _survive_closed_channel(kombu_redis.QoS.ack, "acknowledged")  # type: ignore[method-assign]
+    kombu_redis.QoS.reject = _survive_closed_channel(kombu_redis.QoS.reject, "rejected")  # type: ignore[method-assign]
+
+
+def _connection_gone(qos: Any) -> bool:
+    connection = qos.channel.connection
+    return connection is None or connection.client is None
+
+
+def _survive_closed_channel(original: Any, done: str) -> Any:
+    """Wrap QoS.ack or QoS.reject: over a channel whose connection is gone, leave the message in Redis."""
+
+    def settle(self: Any, delivery_tag: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return original(self, delivery_tag, *args, **kwargs)
+        except AttributeError as exc:
+            if not _connection_gone(self):
+                raise
+            logger.warning(
+                "Redis connection gone before message %s could be %s (%s); it stays in Redis's unacked hash",
+                delivery_tag,
+                done,
+                exc,
+            )
+            self._delivered.pop(delivery_tag, None)
+            return None
+
+    settle.arena_fixed = True  # type: ignore[attr-defined]
+    return settle

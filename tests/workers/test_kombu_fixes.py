@@ -50,3 +50,34 @@ def test_the_same_error_over_a_live_connection_is_not_hidden() -> None:
     qos = qos_over(SimpleNamespace(client=SimpleNamespace(hostname="127.0.0.1")))
     with pytest.raises(AttributeError, match="hostname"), contextlib.suppress(KeyError):
         qos.restore_unacked()
+
+
+def qos_on_a_closed_channel() -> Any:
+    """A QoS whose channel lost its connection, as kombu leaves it after Redis restarted."""
+
+    def conn_or_acquire(client: Any = None) -> Any:
+        raise AttributeError("'NoneType' object has no attribute 'client'")
+
+    qos = kombu_redis.QoS.__new__(kombu_redis.QoS)
+    qos.channel = SimpleNamespace(connection=None, conn_or_acquire=conn_or_acquire)
+    qos._delivered = {"tag-1": True}
+    return qos
+
+
+@pytest.mark.parametrize("settle", ["ack", "reject"])
+def test_a_message_settled_after_the_connection_is_gone_stays_in_redis_and_the_worker_lives(
+    settle: str, caplog: Any
+) -> None:
+    kombu_fixes.install()
+    qos = qos_on_a_closed_channel()
+    assert getattr(qos, settle)("tag-1") is None
+    assert qos._delivered == {}
+    assert "it stays in Redis's unacked hash" in caplog.text
+
+
+def test_settling_over_a_live_connection_still_raises_what_it_raises() -> None:
+    kombu_fixes.install()
+    qos = qos_on_a_closed_channel()
+    qos.channel.connection = SimpleNamespace(client=SimpleNamespace(hostname="127.0.0.1"))
+    with pytest.raises(AttributeError, match="client"):
+        qos.ack("tag-1")
