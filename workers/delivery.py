@@ -10,8 +10,12 @@ bounds the time to notice a lost series by the lease's expiry, not by the
 series time limit or the broker's visibility timeout (two hours).
 
 **Delivery.** With a broker, the worker publishes the result itself
-(``arena.record_series_result`` on the ``platform`` queue) instead of relying
-on a linked callback, which Celery drops when the publish fails. A result
+instead of relying on a linked callback, which Celery drops when the publish
+fails. With Redis (production) a ladder series' result is one entry appended
+to the stream :data:`RESULTS_STREAM`, which the platform drains in batches
+(arena/ratings/inflow.py), and at most one ``arena.drain_results`` task per
+:data:`DRAIN_MARK_TTL_S` wakes the platform; a validation's result, and every
+result with another broker, is a task on the ``platform`` queue. A result
 that cannot be published is written to the outbox, a directory of one JSON
 file per series, and published again before the worker's next series and
 when it starts. The platform records a series exactly once, so publishing
@@ -27,6 +31,7 @@ import os
 import socket
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,6 +48,15 @@ LEASE_TTL_S = int(os.environ.get("ARENA_LEASE_TTL_S", "45"))
 LEASE_REFRESH_S = max(1, LEASE_TTL_S // 3)
 #: Publishing a result: tries, and the pause between them, before it goes to the outbox.
 PUBLISH_RETRY_POLICY = {"max_retries": 3, "interval_start": 0.5, "interval_step": 1.0, "interval_max": 2.0}
+#: The Redis stream of ladder series results, drained by the platform (arena/ratings/inflow.py).
+RESULTS_STREAM = "arena:results"
+#: The platform task that drains it, and the mark that keeps it to one queued at a time.
+DRAIN_TASK = "arena.drain_results"
+DRAIN_MARK = "arena:drain-queued"
+#: A drain is queued this long after the result that asked for it: results meanwhile join its batch.
+DRAIN_DELAY_S = 0.2
+#: How long the mark lives if its drain is lost (the beat drains the stream anyway).
+DRAIN_MARK_TTL_S = 10
 
 
 def lease_key(series_id: int) -> str:
@@ -109,11 +123,64 @@ def deliver(app: Any, outcome: dict[str, Any], cache_dir: Path) -> bool:
 
 
 def publish(app: Any, outcome: dict[str, Any]) -> None:
-    """Send ``outcome`` to the platform task its spec names (a ladder series' by default)."""
+    """Send ``outcome`` to the platform task its spec names (a ladder series' by default).
+
+    A ladder series' result goes to the results stream when the broker is
+    Redis (:func:`append_result`), anything else as a task on the platform queue.
+    """
     task = outcome.get("result_task") or RECORD_TASK
     if task not in RESULT_TASKS:
         raise ValueError(f"a spec may hand its result to {sorted(RESULT_TASKS)}, not {task!r}")
-    app.send_task(task, args=[outcome], queue=PLATFORM_QUEUE, retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+    client = stream_client(str(app.conf.broker_url or "")) if task == RECORD_TASK else None
+    if client is None:
+        app.send_task(task, args=[outcome], queue=PLATFORM_QUEUE, retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+        return
+    append_result(client, outcome)
+    wake_platform(app, client)
+
+
+_STREAM_CLIENTS: dict[str, Any] = {}
+
+
+def stream_client(broker_url: str) -> Any:
+    """Return this process's Redis client of the broker (one connection pool per URL), or None if not Redis."""
+    if broker_url not in _STREAM_CLIENTS:
+        _STREAM_CLIENTS[broker_url] = redis_client(broker_url)
+    return _STREAM_CLIENTS[broker_url]
+
+
+def append_result(client: Any, outcome: dict[str, Any]) -> None:
+    """Append ``outcome`` to the results stream, trying as :data:`PUBLISH_RETRY_POLICY` says; raise if it never went.
+
+    An append whose reply was lost may have gone in anyway and goes in again
+    from the outbox: the platform records the series once.
+    """
+    fields = {"series": str(outcome.get("series_id")), "outcome": json.dumps(outcome, separators=(",", ":"))}
+    pause = PUBLISH_RETRY_POLICY["interval_start"]
+    last = int(PUBLISH_RETRY_POLICY["max_retries"])
+    for attempt in range(last + 1):
+        try:
+            client.xadd(RESULTS_STREAM, fields)
+            return
+        except Exception as exc:  # redis' connection and timeout errors: Redis restarting
+            if attempt == last:
+                raise
+            logger.info("results stream: append failed (%s), trying again in %.1f s", exc, pause)
+            time.sleep(pause)
+            pause = min(pause + PUBLISH_RETRY_POLICY["interval_step"], PUBLISH_RETRY_POLICY["interval_max"])
+
+
+def wake_platform(app: Any, client: Any) -> None:
+    """Queue one drain of the results stream unless one is queued already (the mark); never raise.
+
+    The result is in the stream by now: if this fails, the beat's drain
+    (every few seconds) records it instead.
+    """
+    try:
+        if client.set(DRAIN_MARK, 1, nx=True, ex=DRAIN_MARK_TTL_S):
+            app.send_task(DRAIN_TASK, queue=PLATFORM_QUEUE, countdown=DRAIN_DELAY_S)
+    except Exception as exc:
+        logger.warning("results stream: could not wake the platform (%s); the beat's drain will record it", exc)
 
 
 def keep(outcome: dict[str, Any], cache_dir: Path) -> Path:

@@ -296,5 +296,8 @@ CELERY_BEAT_SCHEDULE = {
     # unacked hash and the workers' leases, or sent again (arena/matchmaking/inventory.py).
     "resend-lost-series": {"task": "arena.resend_lost_series", "schedule": envint("ARENA_RESEND_INTERVAL_S", "20")},
     "apply-pending-results": {"task": "arena.apply_pending_results", "schedule": 30},
+    # Results the match workers appended to the stream and no drain has taken (its wake-up lost, a
+    # platform worker died mid-drain): arena/ratings/inflow.py.
+    "drain-results": {"task": "arena.drain_results", "schedule": envint("ARENA_DRAIN_INTERVAL_S", "5")},
     "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
 }

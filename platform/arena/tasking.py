@@ -51,3 +51,19 @@ def set_pool(pool: Pool | None) -> Pool | None:
 def current_pool() -> Pool | None:
     """Return the pool :func:`send` uses now, if any."""
     return _running
+
+
+def broker_redis() -> Any:
+    """Return a Redis client of the platform's broker, or None when the broker is not Redis (or there is none).
+
+    Short timeouts: a Redis that is restarting fails the caller quickly, and the
+    beat tries again at its next tick.
+    """
+    from django.conf import settings
+
+    url = settings.CELERY_BROKER_URL or ""
+    if not url.startswith(("redis://", "rediss://")):
+        return None
+    import redis
+
+    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)

@@ -23,6 +23,7 @@ from celery import Celery
 from tests.arena.services import OwnPostgres, OwnRedis, service_environment
 from tests.workers.test_match_worker import spec_for
 from workers.celery_app import configure
+from workers.delivery import DRAIN_TASK, RESULTS_STREAM
 
 REPO = Path(__file__).resolve().parents[2]
 SLOW_BOT = REPO / "tests" / "workers" / "hostile" / "polite_slow"  # 40 ms a move
@@ -134,10 +135,12 @@ def test_a_match_worker_survives_a_redis_restart_mid_series_and_delivers_the_res
         while not delivered:
             assert worker.alive(), f"the match worker died:\n{worker.output()[-4000:]}"
             assert time.monotonic() < deadline, f"no result delivered:\n{worker.output()[-4000:]}"
-            delivered = [json.loads(raw) for raw in server.lrange("platform", 0, -1)]
+            delivered = server.xrange(RESULTS_STREAM)
             time.sleep(0.5)
-        (message,) = delivered
-        assert message["headers"]["task"] == "arena.record_series_result"
+        ((_, fields),) = delivered
+        assert json.loads(fields[b"outcome"])["series_id"] == 41
+        (wake,) = server.lrange("platform", 0, -1)  # and the platform was told
+        assert json.loads(wake)["headers"]["task"] == DRAIN_TASK
         time.sleep(3)
         assert worker.alive(), worker.output()[-4000:]
     finally:
@@ -145,11 +148,14 @@ def test_a_match_worker_survives_a_redis_restart_mid_series_and_delivers_the_res
     assert "Unrecoverable error" not in worker.output()
 
 
-def test_a_result_the_broker_refuses_is_kept_and_published_when_it_is_back(own_redis: OwnRedis, tmp_path: Path) -> None:
-    from workers.delivery import deliver, flush_outbox, outbox_dir
+def test_a_result_the_broker_refuses_is_kept_and_published_when_it_is_back(
+    own_redis: OwnRedis, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workers.delivery import PUBLISH_RETRY_POLICY, deliver, flush_outbox, outbox_dir
 
     app = configure(Celery("outbox-test"), own_redis.url)
     app.conf.broker_connection_timeout = 1
+    monkeypatch.setitem(PUBLISH_RETRY_POLICY, "interval_start", 0.1)
     own_redis.stop()
     outcome = {"series_id": 9, "result": {"game": "watch"}, "replay": None}
     assert deliver(app, outcome, tmp_path) is False
@@ -158,6 +164,6 @@ def test_a_result_the_broker_refuses_is_kept_and_published_when_it_is_back(own_r
     own_redis.start()
     assert flush_outbox(app, tmp_path) == 1
     assert list(outbox_dir(tmp_path).iterdir()) == []
-    (raw,) = redis.Redis.from_url(own_redis.url).lrange("platform", 0, -1)
-    assert json.loads(raw)["headers"]["task"] == "arena.record_series_result"
+    ((_, fields),) = redis.Redis.from_url(own_redis.url).xrange(RESULTS_STREAM)
+    assert json.loads(fields[b"outcome"]) == outcome
     shutil.rmtree(outbox_dir(tmp_path))

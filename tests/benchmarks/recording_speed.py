@@ -1,22 +1,23 @@
 """Benchmark: series results recorded per second into PostgreSQL, with their rating updates.
 
-Run: ``.venv/bin/python tests/benchmarks/recording_speed.py`` (``--series 3000
+Run: ``.venv/bin/python tests/benchmarks/recording_speed.py`` (``--series 5000
 --versions 200`` by default; PostgreSQL at 127.0.0.1:5432 as postgres, or
 ``--server postgres://user:password@host:port``). It creates a scratch
-database (``arena_bench``), migrates it, and drops it at the end (``--keep``
-leaves it). In it: one running Watch season of ``--versions`` active versions
-and ``--series`` queued two-seat series between random versions. For each
-series it fabricates a result document shaped like a match worker's (two
-games with their actions, stats, winners and reasons; the Watch score with
-points, winner, game_wins, white and black totals; the players' sha256), then
-records them in four ways, a quarter each: delivered one after another by one
-process (:func:`arena.ratings.recording.record_series_result`, each delivery
-applying its own result), as a backlog (inbox inserts, then one
-:func:`arena.ratings.recording.apply_pending` in batches), and delivered by
-``--processes`` forked processes at once; and sent as the ``record_series_result``
-tasks through Redis to a real Celery platform worker (``--processes`` processes),
-which is the production path: each delivery one insert into the inbox, one
-apply queued per season. Then it times
+database (``arena_bench_recording``), migrates it, and drops it at the end
+(``--keep`` leaves it). In it: one running Watch season of ``--versions``
+active versions and ``--series`` queued two-seat series between random
+versions. For each series it fabricates a result document shaped like a match
+worker's (two games with their actions, stats, winners and reasons; the Watch
+score with points, winner, game_wins, white and black totals; the players'
+sha256), then records them in five ways, a fifth each: delivered one after
+another by one process (:func:`arena.ratings.recording.record_series_result`,
+each delivery applying its own result), as a backlog (inbox inserts, then one
+:func:`arena.ratings.recording.apply_pending` in batches), delivered by
+``--processes`` forked processes at once; then through Redis to real Celery
+platform workers (``--processes`` processes), first as one
+``record_series_result`` task per result, then the production path: a match
+worker's ``publish`` appends each result to the results stream, which the
+platform drains in batches (arena/ratings/inflow.py). Then it times
 :func:`arena.ratings.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
@@ -170,7 +171,7 @@ def populate(versions: int, series: int, rng: random.Random) -> tuple[Any, list[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--series", type=int, default=4000)
+    parser.add_argument("--series", type=int, default=5000)
     parser.add_argument("--versions", type=int, default=200)
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--seed", type=int, default=1)
@@ -232,15 +233,25 @@ def deliver_in_processes(work: list[tuple[int, dict[str, Any]]], processes: int)
     return time.perf_counter() - started
 
 
-def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namespace) -> float:
-    """Send ``work`` as record tasks through Redis to a real platform worker; return seconds until all are done."""
+def through_broker(
+    tasks: list[tuple[int, dict[str, Any]]], streamed: list[tuple[int, dict[str, Any]]], args: argparse.Namespace
+) -> tuple[float, float]:
+    """Send results through Redis to real platform workers two ways; return the seconds until each set is recorded.
+
+    ``tasks`` go as one ``arena.record_series_result`` task each (a result with a
+    broker that is not Redis); ``streamed`` as a match worker publishes them with
+    Redis (workers/delivery.py: one stream entry each, and a drain woken at most
+    once per batch), which the platform drains in batches (arena/ratings/inflow.py).
+    """
     import subprocess
 
     import redis
+    from celery import Celery
     from django.conf import settings
 
-    from arena.celeryconf import app
     from arena.series.models import Series, SeriesState
+    from workers import delivery
+    from workers.celery_app import configure
 
     broker = args.redis
     redis.Redis.from_url(broker).flushdb()
@@ -259,15 +270,17 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
     command += ["--prefetch-multiplier", str(args.prefetch), "--without-gossip", "--without-mingle"]
     command += ["-l", os.environ.get("BENCH_CELERY_LOG", "warning")]
     workers = [subprocess.Popen([*command, "-n", f"bench{i}@%h"], env=env, cwd=REPO) for i in range(args.workers)]
-    app.conf.update(broker_url=broker, task_always_eager=False)
+    sender = configure(Celery("bench-match-worker"), broker)  # what a match worker publishes with
     try:
-        ids = [series_id for series_id, _ in work]
 
-        def send(items: list[tuple[int, dict[str, Any]]]) -> None:
+        def as_tasks(items: list[tuple[int, dict[str, Any]]]) -> None:
             for series_id, document in items:
-                app.send_task(
-                    "arena.record_series_result", args=[{"series_id": series_id, "result": document}], queue="platform"
-                )
+                outcome = {"series_id": series_id, "result": document}
+                sender.send_task("arena.record_series_result", args=[outcome], queue="platform")
+
+        def to_stream(items: list[tuple[int, dict[str, Any]]]) -> None:
+            for series_id, document in items:
+                delivery.publish(sender, {"series_id": series_id, "result": document})
 
         def wait(wanted: list[int], timeout: float) -> None:
             deadline = time.monotonic() + timeout
@@ -276,19 +289,22 @@ def through_celery(work: list[tuple[int, dict[str, Any]]], args: argparse.Namesp
                 assert time.monotonic() < deadline, "the platform worker did not record everything in time"
                 time.sleep(0.05)
 
-        send(work[:1])  # the worker is up and warm once this one is recorded
-        wait(ids[:1], 120)
-        started = time.perf_counter()
-        send(work[1:])
-        print(f"(sent {len(work) - 1} tasks in {time.perf_counter() - started:.2f} s)", file=sys.stderr)
-        wait(ids[1:], 600)
-        return time.perf_counter() - started
+        seconds = []
+        for send, work in ((as_tasks, tasks), (to_stream, streamed)):
+            ids = [series_id for series_id, _ in work]
+            send(work[:1])  # the workers are up and warm once this one is recorded
+            wait(ids[:1], 120)
+            started = time.perf_counter()
+            send(work[1:])
+            print(f"({send.__name__}: sent {len(work) - 1} in {time.perf_counter() - started:.2f} s)", file=sys.stderr)
+            wait(ids[1:], 600)
+            seconds.append(time.perf_counter() - started)
+        return seconds[0], seconds[1]
     finally:
         for w in workers:
             w.terminate()
         for w in workers:
             w.wait(30)
-        app.conf.update(task_always_eager=True)
 
 
 def run(args: argparse.Namespace, server_version: str) -> None:
@@ -306,9 +322,9 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     started = time.perf_counter()
     season, work = populate(args.versions, args.series, rng)
     setup_s = time.perf_counter() - started
-    quarter = len(work) // 4
-    alone, backlog, together = (work[i * quarter : (i + 1) * quarter] for i in range(3))
-    queued = work[3 * quarter :]
+    fifth = len(work) // 5
+    alone, backlog, together, tasks = (work[i * fifth : (i + 1) * fifth] for i in range(4))
+    streamed = work[4 * fifth :]
 
     # 1. One platform worker, one delivery after another: each applies its own result.
     started = time.perf_counter()
@@ -330,9 +346,9 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     # 3. Two platform worker processes delivering at once: batches form by themselves.
     together_s = deliver_in_processes(together, args.processes)
 
-    # 4. The production path: the tasks sent through Redis to a real platform worker
-    #    (--processes processes), which delivers into the inbox and queues one apply per season.
-    celery_s = through_celery(queued, args)
+    # 4. Through Redis to real platform workers (--processes processes): one Celery task per
+    #    result, then the production path, the results stream drained in batches.
+    tasks_s, stream_s = through_broker(tasks, streamed, args)
 
     # A second delivery of results already recorded: the duplicate path.
     started = time.perf_counter()
@@ -373,11 +389,17 @@ def run(args: argparse.Namespace, server_version: str) -> None:
         f"| {args.processes} worker processes delivering at once | {len(together)} | {together_s:.2f} "
         f"| {verdict(len(together) / together_s)} |"
     )
+    platform = f"{args.workers} Celery platform worker(s) ({args.pool}, -c {args.concurrency or args.processes})"
     print(
-        f"| through Redis to {args.workers} Celery platform worker(s) "
-        f"({args.pool}, -c {args.concurrency or args.processes}) "
-        f"| {len(queued) - 1} | {celery_s:.2f} | {verdict((len(queued) - 1) / celery_s)} |"
+        f"| through Redis, one task per result, to {platform} "
+        f"| {len(tasks) - 1} | {tasks_s:.2f} | {verdict((len(tasks) - 1) / tasks_s)} |"
     )
+    print(
+        f"| **through Redis, the results stream drained in batches by {platform}** "
+        f"| {len(streamed) - 1} | {stream_s:.2f} | {verdict((len(streamed) - 1) / stream_s)} |"
+    )
+    ratio = ((len(streamed) - 1) / stream_s) / ((len(tasks) - 1) / tasks_s)
+    print(f"| the stream against one task per result | | | {ratio:.1f}x |")
     print(f"| applying the backlog alone | {len(backlog)} | {applied_s:.2f} | {len(backlog) / applied_s:,.0f} |")
     print()
     print("| measure | value |")

@@ -8,7 +8,9 @@ series' lease (workers/delivery.py). A queued series found in none of them
 after :data:`LOST_GRACE` was lost: Redis restarted without persistence, a
 worker died holding it, a soft time limit acknowledged it, the sweeper's
 publish failed while the broker was down, or its result was lost between
-worker and platform. :func:`resend_lost` sends each such series again, with
+worker and platform (the results stream wiped with Redis). Before it judges,
+the inventory drains the results stream, so a series whose result merely
+waits there is recorded, not sent again. :func:`resend_lost` sends each such series again, with
 the same seed; the recorder takes a series' first result only, so a series
 that was merely slow and runs twice is still counted once.
 
@@ -31,7 +33,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from arena.ratings import inflow
 from arena.series.models import Series, SeriesState
+from arena.tasking import broker_redis
 
 logger = logging.getLogger(__name__)
 
@@ -104,22 +108,17 @@ def read_inventory(client: Any, grace_s: float) -> Inventory:
     return found
 
 
-def broker_client() -> Any:
-    """Return a Redis client of the broker, or None when the broker is not Redis (or there is none)."""
-    url = settings.CELERY_BROKER_URL or ""
-    if not url.startswith(("redis://", "rediss://")):
-        return None
-    import redis
-
-    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-
-
 def resend_lost(now: Any = None, grace: timedelta = LOST_GRACE) -> list[int]:
     """Send again every queued series sent more than ``grace`` ago that Redis holds nowhere; return their ids."""
     from arena.matchmaking.scheduling import SERIES_DEADLINE, enqueue
 
-    client = broker_client()
+    client = broker_redis()
     if client is None:
+        return []
+    # A series whose result waits in the results stream is not lost: record those first.
+    _, empty = inflow.drain(client)
+    if not empty:
+        logger.warning("results are still waiting in the stream; lost series are looked for at the next round")
         return []
     now = now or timezone.now()
     inventory = read_inventory(client, grace.total_seconds())

@@ -24,6 +24,7 @@ from arena.bots.submissions import versions_awaiting_validation
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
 from workers.celery_app import MATCHES_QUEUE, PLATFORM_QUEUE
+from workers.delivery import RESULTS_STREAM
 
 QUEUES = (MATCHES_QUEUE, PLATFORM_QUEUE)
 #: How long to wait for workers to answer the broadcast.
@@ -62,7 +63,11 @@ def _broker_label(broker_url: str) -> str:
 
 
 def queue_depths(broker_url: str) -> dict[str, Any]:
-    """Return {"matches": n, "platform": n} of messages waiting, or {"error": ...} / {"note": ...} when unknowable."""
+    """Return {"matches": n, "platform": n, "results": n} waiting, or {"error": ...} / {"note": ...} when unknowable.
+
+    ``results`` counts the entries of the match workers' results stream that no
+    drain has acknowledged yet (arena/ratings/inflow.py).
+    """
     if not broker_url:
         return {"note": NO_BROKER}
     if not broker_url.startswith(("redis://", "rediss://")):
@@ -77,13 +82,15 @@ def queue_depths(broker_url: str) -> dict[str, Any]:
                 # kombu keeps one list per priority step: the queue's name, then "<name>\x06\x16<step>".
                 for step in PRIORITY_STEPS:
                     pipe.llen(queue if step == 0 else f"{queue}{Channel.sep}{step}")
-            sizes = pipe.execute()
+            pipe.xlen(RESULTS_STREAM)
+            *sizes, streamed = pipe.execute()
     except redis.RedisError as exc:
         return {"error": f"the broker did not answer ({exc}); is Redis running at {_broker_label(broker_url)}?"}
     finally:
         client.close()
     per_queue = len(PRIORITY_STEPS)
-    return {queue: sum(sizes[i * per_queue : (i + 1) * per_queue]) for i, queue in enumerate(QUEUES)}
+    depths = {queue: sum(sizes[i * per_queue : (i + 1) * per_queue]) for i, queue in enumerate(QUEUES)}
+    return {**depths, "results": streamed}
 
 
 def running_workers(broker_url: str) -> dict[str, Any]:

@@ -158,6 +158,38 @@ def _deliver(series_id: int, document: dict[str, Any]) -> int | None:
     return None if row is None else row[0]
 
 
+def deliver_many(results: list[tuple[int, dict[str, Any]]]) -> dict[int, int]:
+    """Put many results in their seasons' inboxes in one statement; return ``{series id: season id}`` of those taken.
+
+    What :func:`_deliver` does for one result, for a batch drained from the
+    results stream (arena/ratings/inflow.py): a result is not taken when its
+    series is done, cancelled or unknown, or its inbox holds it already. A
+    series named twice in ``results`` is taken once, the first time.
+    """
+    unique: dict[int, dict[str, Any]] = {}
+    for series_id, document in results:
+        unique.setdefault(series_id, document)
+    if not unique:
+        return {}
+    value = "CAST(v.result AS jsonb)" if connection.vendor == "postgresql" else "v.result"
+    key = "CAST(v.series_id AS bigint)" if connection.vendor == "postgresql" else "v.series_id"
+    rows = ", ".join(["(%s, %s)"] * len(unique))
+    sql = (
+        f"WITH v (series_id, result) AS (VALUES {rows}) "
+        f"INSERT INTO {PendingResult._meta.db_table} (series_id, season_id, result, received_at) "
+        f"SELECT s.id, s.season_id, {value}, %s FROM v JOIN {Series._meta.db_table} s ON s.id = {key} "
+        "WHERE s.state NOT IN (%s, %s) ORDER BY s.id "
+        "ON CONFLICT (series_id) DO NOTHING RETURNING series_id, season_id"
+    )
+    params: list[Any] = []
+    for series_id, document in unique.items():
+        params += [series_id, json.dumps(document)]
+    params += [connection.ops.adapt_datetimefield_value(timezone.now()), SeriesState.DONE, SeriesState.CANCELLED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return dict(cursor.fetchall())
+
+
 def apply_pending(season_id: int) -> int:
     """Apply the inbox of season ``season_id`` unless another transaction is applying it; return results applied."""
     applied = 0

@@ -1,14 +1,19 @@
-"""Platform-queue tasks of the ratings: record a finished series exactly once, apply waiting results."""
+"""Platform-queue tasks of the ratings: record a series exactly once, drain the results stream, apply the inboxes."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import redis
 from celery import current_app, shared_task
 from django.db import InterfaceError, OperationalError
 
-from arena.ratings import recording
+from arena import tasking
+from arena.ratings import inflow, recording
 from arena.ratings.recording import apply_all_pending
+
+logger = logging.getLogger(__name__)
 
 #: A result that meets the database down (a restart, a failover) waits and tries again, for about
 #: half an hour; it is never dropped on the first error.
@@ -49,3 +54,32 @@ def apply_season_results_task(season_id: int) -> int:
 def apply_pending_results_task() -> int:
     """Apply every season's waiting results (a delivery that died between its insert and its apply)."""
     return apply_all_pending()
+
+
+@shared_task(
+    name="arena.drain_results",
+    autoretry_for=DATABASE_DOWN,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=40,
+)
+def drain_results_task() -> int:
+    """Record the results waiting in the match workers' stream (arena.ratings.inflow); return how many were new.
+
+    Queued by a match worker after its append (one at a time) and by the beat
+    every few seconds; a drain that used its time budget queues the next one.
+    Without Redis there is no stream and it does nothing.
+    """
+    client = tasking.broker_redis()
+    if client is None:
+        return 0
+    try:
+        inflow.release_wake(client)
+        recorded, empty = inflow.drain(client)
+    except (redis.ConnectionError, redis.TimeoutError) as exc:  # Redis restarting: the stream waits for it
+        logger.warning("results stream: Redis did not answer (%s); the next drain takes the results", exc)
+        return 0
+    if not empty:
+        tasking.send(drain_results_task.s())
+    inflow.forget_idle_consumers(client)
+    return recorded

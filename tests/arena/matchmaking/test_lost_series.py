@@ -94,6 +94,26 @@ def test_a_series_lost_with_the_queue_is_sent_again_with_its_seed(
     assert resend_lost(grace=timedelta(seconds=30)) == []  # held again: not sent a third time
 
 
+def test_a_series_whose_result_waits_in_the_stream_is_recorded_not_sent_again(
+    broker: redis.Redis, make_version: Any, season: Any
+) -> None:
+    from arena.series.models import SeriesResultLog
+    from tests.arena.series.test_recording_inbox import document
+    from workers.delivery import RESULTS_STREAM
+
+    season.transition(season.Status.RUNNING)
+    played, lost = sent_series(make_version, season), sent_series(make_version, season)
+    broker.delete("matches")  # both left the queue; only one result reached the stream
+    versions = [seat.version for seat in played.seats.order_by("seat")]
+    outcome = {"series_id": played.pk, "result": document(versions, [2.0, 0.0])}
+    broker.xadd(RESULTS_STREAM, {"series": str(played.pk), "outcome": json.dumps(outcome)})
+    assert resend_lost(grace=NO_GRACE) == [lost.pk]
+    assert queued_ids(broker) == [lost.pk]
+    played.refresh_from_db()
+    assert played.state == SeriesState.DONE
+    assert SeriesResultLog.objects.filter(series=played).count() == 1
+
+
 def test_a_leased_series_is_being_played_and_left_alone(broker: redis.Redis, make_version: Any, season: Any) -> None:
     series = sent_series(make_version, season)
     broker.delete("matches")

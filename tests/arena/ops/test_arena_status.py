@@ -63,8 +63,9 @@ def test_it_reads_queue_depths_from_redis(broker: redis.Redis) -> None:
     broker.rpush("matches", *[b"fake"] * 3)
     broker.rpush(f"matches{PRIORITY_3}", b"fake")  # a message sent with a priority sits in its own list
     broker.rpush("platform", *[b"fake"] * 2)
-    assert json.loads(run("--json"))["queues"] == {"matches": 4, "platform": 2}
-    assert "queues: matches 4 waiting, platform 2 waiting" in run()
+    broker.xadd("arena:results", {"outcome": "{}"})  # a result a match worker appended, not yet drained
+    assert json.loads(run("--json"))["queues"] == {"matches": 4, "platform": 2, "results": 1}
+    assert "queues: matches 4 waiting, platform 2 waiting, results 1 waiting" in run()
 
 
 def test_an_unreachable_broker_is_reported_without_its_password(settings: Any) -> None:

@@ -44,14 +44,17 @@ def test_staff_see_the_queue_depths_from_redis(admin_client: Client, settings: A
     settings.CELERY_BROKER_URL = "redis://:s3cret@127.0.0.1:6379/14"
     client = redis.Redis.from_url("redis://127.0.0.1:6379/14")
     try:
-        client.delete("matches", "platform")
+        client.delete("matches", "platform", "arena:results")
         client.rpush("matches", b"fake", b"fake")
+        for n in range(3):  # results appended by match workers, not yet drained
+            client.xadd("arena:results", {"outcome": str(n)})
         page = admin_client.get(reverse("ops")).content.decode()
     finally:
-        client.delete("matches", "platform")
+        client.delete("matches", "platform", "arena:results")
         client.close()
     assert '<th scope="row">matches</th><td class="queue-depth">2</td>' in page
     assert '<th scope="row">platform</th><td class="queue-depth">0</td>' in page
+    assert '<th scope="row">results</th><td class="queue-depth">3</td>' in page
     assert "No worker answered within a second" in page
     assert "s3cret" not in page
 

@@ -1,0 +1,170 @@
+"""Drain the match workers' results stream into the seasons' inboxes, in batches, each result exactly once.
+
+With Redis as the broker a match worker appends each ladder series' result to
+the stream ``arena:results`` (workers/delivery.py) instead of sending one
+Celery task per result, and queues at most one ``arena.drain_results`` at a
+time to wake the platform. A drain reads the stream through the consumer group
+:data:`GROUP` up to :data:`BATCH` entries at a time, puts the whole batch in
+the inboxes with one statement (:func:`arena.ratings.recording.deliver_many`),
+commits, and only then acknowledges and deletes the entries; then it applies
+each season's inbox as every delivery does.
+
+Why no result is lost or counted twice:
+
+- An entry leaves the stream only after the transaction that put its result
+  in the inbox has committed. A drain that dies in between leaves the entry
+  pending in the group; the next drain claims it once it has been idle
+  :data:`CLAIM_IDLE_MS` (``XAUTOCLAIM``) and inserts it again, which the
+  inbox's unique series (or the series' ``done`` state) turns into nothing.
+- A worker whose append failed keeps the result in its outbox and appends it
+  again later; an append whose reply was lost may be there twice: the same
+  uniqueness takes it once.
+- If Redis loses the stream (restarted without its data), the series are
+  still queued in the database under no lease and in no queue: the inventory
+  (arena/matchmaking/inventory.py) sends them again with their seeds, and the
+  replayed series brings its result again. The inventory drains the stream
+  before it judges, so a result merely waiting there never costs a replay.
+- An entry that cannot be read (not JSON, no series) is moved to
+  :data:`UNREADABLE` for an operator, never retried forever and never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import time
+from typing import Any
+
+from arena.ratings.recording import apply_pending, deliver_many
+from workers.delivery import DRAIN_MARK, RESULTS_STREAM
+
+logger = logging.getLogger(__name__)
+
+#: The platform's consumer group on the results stream.
+GROUP = "platform"
+#: Entries read, inserted and acknowledged together.
+BATCH = 500
+#: An entry a consumer took this long ago without acknowledging it is claimed by the next drain.
+CLAIM_IDLE_MS = 30_000
+#: Where entries that name no series go, kept for an operator (the newest 10,000).
+UNREADABLE = "arena:results:unreadable"
+UNREADABLE_KEEP = 10_000
+#: A drain stops after this long and queues the next, so one task never holds a worker for minutes.
+BUDGET_S = 20.0
+#: Consumers idle this long with nothing pending are removed from the group.
+FORGET_CONSUMER_MS = 3_600_000
+
+
+def consumer_name() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def ensure_group(client: Any) -> None:
+    """Create the stream and its consumer group unless they exist (a wiped Redis has neither).
+
+    The group starts at the stream's beginning, so results appended before it
+    existed are drained too.
+    """
+    import redis
+
+    try:
+        client.xgroup_create(RESULTS_STREAM, GROUP, id="0", mkstream=True)
+    except redis.ResponseError as exc:
+        if "BUSYGROUP" not in str(exc):
+            raise
+
+
+def release_wake(client: Any) -> None:
+    """Drop the workers' "drain queued" mark: this drain is starting, so a later append queues the next."""
+    client.delete(DRAIN_MARK)
+
+
+def read(fields: dict[Any, Any]) -> tuple[int, dict[str, Any]] | None:
+    """Return ``(series id, result document)`` of a stream entry, or None when it names no series or result."""
+    raw = fields.get(b"outcome", fields.get("outcome"))
+    try:
+        outcome = json.loads(raw)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not isinstance(outcome, dict):
+        return None
+    series_id, document = outcome.get("series_id"), outcome.get("result")
+    if type(series_id) is not int or not 0 < series_id < 2**63 or not isinstance(document, dict):
+        return None
+    return series_id, document
+
+
+def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> dict[int, int]:
+    """Put a batch of entries in the inboxes, commit, then acknowledge and delete them; return what was taken.
+
+    Returns ``{series id: season id}`` of the results new to the inboxes; the
+    rest were duplicates, results of cancelled series or unreadable.
+    """
+    results, unreadable = [], []
+    for _, fields in entries:
+        if not fields:  # deleted from the stream while it was pending: nothing left to take
+            continue
+        found = read(fields)
+        if found is None:
+            unreadable.append(fields)
+        else:
+            results.append(found)
+    taken = deliver_many(results)  # outside a transaction: committed when it returns
+    ids = [entry_id for entry_id, _ in entries]
+    with client.pipeline(transaction=False) as pipe:
+        for fields in unreadable:
+            pipe.xadd(UNREADABLE, fields, maxlen=UNREADABLE_KEEP, approximate=True)
+        pipe.xack(RESULTS_STREAM, GROUP, *ids)
+        pipe.xdel(RESULTS_STREAM, *ids)
+        pipe.execute()
+    if unreadable:
+        logger.error("results stream: %d entries name no series; kept in %s", len(unreadable), UNREADABLE)
+    if len(taken) < len(results):
+        logger.info("results stream: %d of %d results were recorded already", len(results) - len(taken), len(results))
+    return taken
+
+
+def drain(client: Any, consumer: str | None = None, budget_s: float = BUDGET_S) -> tuple[int, bool]:
+    """Record what waits in the results stream; return (results new to the inboxes, whether the stream is empty).
+
+    First the entries other consumers took and left (idle :data:`CLAIM_IDLE_MS`),
+    then new ones, :data:`BATCH` at a time, until none is left or ``budget_s``
+    has passed. Each batch's seasons are applied after it is acknowledged.
+    """
+    consumer = consumer or consumer_name()
+    ensure_group(client)
+    deadline = time.monotonic() + budget_s
+    recorded = 0
+    claimed = client.xautoclaim(RESULTS_STREAM, GROUP, consumer, CLAIM_IDLE_MS, start_id="0-0", count=BATCH)[1]
+    while True:
+        if claimed:
+            entries, claimed = claimed, []
+        else:
+            answer = client.xreadgroup(GROUP, consumer, {RESULTS_STREAM: ">"}, count=BATCH)
+            entries = answer[0][1] if answer else []
+        if not entries:
+            return recorded, True
+        taken = take(client, entries)
+        recorded += len(taken)
+        for season_id in sorted(set(taken.values())):
+            apply_pending(season_id)
+        if time.monotonic() > deadline:
+            return recorded, False
+
+
+def forget_idle_consumers(client: Any) -> int:
+    """Remove consumers of stopped platform workers (idle an hour, nothing pending); return how many."""
+    import redis
+
+    try:
+        consumers = client.xinfo_consumers(RESULTS_STREAM, GROUP)
+    except redis.ResponseError:  # no stream or no group yet
+        return 0
+    gone = 0
+    for consumer in consumers:
+        if consumer["pending"] == 0 and consumer["idle"] > FORGET_CONSUMER_MS:
+            client.xgroup_delconsumer(RESULTS_STREAM, GROUP, consumer["name"])
+            gone += 1
+    return gone

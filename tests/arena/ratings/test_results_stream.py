@@ -1,0 +1,194 @@
+"""The results stream: match workers append, the platform drains in batches, every result recorded exactly once.
+
+Against real Redis (its own database index) and the suite's database: the
+worker's side is workers/delivery.py's ``publish``, the platform's
+arena/ratings/inflow.py and the ``arena.drain_results`` task.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import kombu.pools
+import pytest
+import redis
+from celery import Celery
+
+from arena.bots.models import BotVersion
+from arena.ratings import inflow
+from arena.ratings.models import Rating
+from arena.ratings.recording import deliver_many, recompute_season
+from arena.seasons.models import Season, SeasonEntry
+from arena.series.models import PendingResult, SeriesResultLog, SeriesState
+from tests.arena.series.test_recording_inbox import document, new_series
+from workers import delivery
+from workers.celery_app import configure
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIS_URL = "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture
+def stream(settings: Any) -> Iterator[redis.Redis]:
+    """This test's Redis database, emptied before and after; the platform's broker points at it."""
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.flushdb()
+    except redis.ConnectionError as exc:
+        pytest.fail(f"Redis must run on 127.0.0.1:6379 (.ci/setup --services starts it): {exc}")
+    settings.CELERY_BROKER_URL = REDIS_URL
+    yield client
+    client.flushdb()
+    delivery._STREAM_CLIENTS.clear()
+    kombu.pools.reset()
+
+
+@pytest.fixture
+def worker_app() -> Celery:
+    """A match worker's Celery app on this test's Redis."""
+    return configure(Celery("stream-test-worker"), REDIS_URL)
+
+
+@pytest.fixture
+def field(season: Season, make_version: Callable[..., Any], django_user_model: Any) -> list[BotVersion]:
+    season.transition(Season.Status.RUNNING)
+    versions = []
+    for name in ("ann", "bob", "cy", "dee"):
+        version = make_version(name, owner=django_user_model.objects.create_user(name))
+        SeasonEntry.objects.create(season=season, version=version)
+        versions.append(version)
+    return versions
+
+
+def outcomes(season: Season, field: list[BotVersion], count: int) -> list[dict[str, Any]]:
+    """``count`` finished series of ``season`` between neighbours of ``field``, as a match worker reports them."""
+    found = []
+    for index in range(count):
+        pair = [field[index % 4], field[(index + 1) % 4]]
+        series = new_series(season, pair, seed=index)
+        found.append({"series_id": series.pk, "result": document(pair, [2.0, 0.0] if index % 2 else [0.5, 1.5])})
+    return found
+
+
+def platform_queue(client: redis.Redis) -> list[str]:
+    """The tasks waiting in the platform queue, oldest first (kombu pushes on the left)."""
+    return [json.loads(raw)["headers"]["task"] for raw in reversed(client.lrange("platform", 0, -1))]
+
+
+def test_a_workers_results_go_to_the_stream_and_wake_one_drain(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
+) -> None:
+    for outcome in outcomes(season, field, 3):
+        delivery.publish(worker_app, outcome)
+    entries = stream.xrange(delivery.RESULTS_STREAM)
+    assert [json.loads(fields[b"outcome"])["series_id"] for _, fields in entries] == list(
+        season.series.order_by("pk").values_list("pk", flat=True)
+    )
+    assert platform_queue(stream) == [delivery.DRAIN_TASK]  # one wake-up for the three
+    # A validation's result is still a task of its own.
+    delivery.publish(worker_app, {"series_id": None, "result": {}, "result_task": "arena.record_validation"})
+    assert platform_queue(stream)[-1] == "arena.record_validation"
+    assert stream.xlen(delivery.RESULTS_STREAM) == 3
+
+
+def test_a_drain_records_every_result_once_in_batches(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.ratings.tasks import drain_results_task
+
+    sent = outcomes(season, field, 7)
+    for outcome in [*sent, sent[2], sent[5]]:  # two results appended twice (an append whose reply was lost)
+        delivery.publish(worker_app, outcome)
+    monkeypatch.setattr(inflow, "BATCH", 3)
+    assert drain_results_task.apply().get() == 7
+    assert stream.xlen(delivery.RESULTS_STREAM) == 0
+    assert not stream.exists(delivery.DRAIN_MARK)  # the next append wakes the next drain
+    assert sorted(SeriesResultLog.objects.values_list("series_id", flat=True)) == [o["series_id"] for o in sent]
+    assert set(season.series.values_list("state", flat=True)) == {SeriesState.DONE}
+    assert not PendingResult.objects.exists()
+    assert {r.version_id: (r.mu, r.sigma) for r in Rating.objects.filter(season=season)} == recompute_season(season)
+    # Appended again after it was recorded: acknowledged, not recorded twice.
+    delivery.publish(worker_app, sent[0])
+    assert inflow.drain(stream) == (0, True)
+    assert SeriesResultLog.objects.count() == 7
+
+
+def test_a_drain_that_died_before_acknowledging_is_taken_over_without_doubling(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent = outcomes(season, field, 4)
+    for outcome in sent:
+        delivery.publish(worker_app, outcome)
+    inflow.ensure_group(stream)
+    # A platform worker reads the batch and commits it to the inbox, then dies before its acknowledgement.
+    ((_, entries),) = stream.xreadgroup(inflow.GROUP, "dead-worker", {delivery.RESULTS_STREAM: ">"})
+    assert len(deliver_many([inflow.read(fields) for _, fields in entries])) == 4
+    assert inflow.drain(stream, "live-worker") == (0, True)  # not idle long enough to be claimed yet
+    assert stream.xpending(delivery.RESULTS_STREAM, inflow.GROUP)["pending"] == 4
+    monkeypatch.setattr(inflow, "CLAIM_IDLE_MS", 0)
+    assert inflow.drain(stream, "live-worker") == (0, True)  # claimed: already in the inbox
+    assert stream.xpending(delivery.RESULTS_STREAM, inflow.GROUP)["pending"] == 0
+    assert stream.xlen(delivery.RESULTS_STREAM) == 0
+    from arena.ratings.recording import apply_all_pending
+
+    assert apply_all_pending() == 4
+    assert SeriesResultLog.objects.count() == 4
+
+
+def test_an_entry_naming_no_series_is_kept_for_an_operator_and_the_rest_recorded(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
+) -> None:
+    (good,) = outcomes(season, field, 1)
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "x", "outcome": "{not json"})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "1", "outcome": json.dumps({"series_id": "1", "result": {}})})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "2", "outcome": json.dumps([1, 2])})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "3", "outcome": json.dumps({"series_id": 3, "result": "x"})})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "4", "outcome": "[" * 100_000})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "5", "outcome": json.dumps({"series_id": 2**70, "result": {}})})
+    stream.xadd(delivery.RESULTS_STREAM, {"nothing": "here"})
+    delivery.publish(worker_app, good)
+    assert inflow.drain(stream) == (1, True)
+    assert stream.xlen(inflow.UNREADABLE) == 7
+    assert stream.xlen(delivery.RESULTS_STREAM) == 0
+    assert SeriesResultLog.objects.get().series_id == good["series_id"]
+
+
+def test_results_of_unknown_or_cancelled_series_are_acknowledged_and_not_recorded(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
+) -> None:
+    cancelled, recorded = outcomes(season, field, 2)
+    season.series.filter(pk=cancelled["series_id"]).update(state=SeriesState.CANCELLED)
+    for outcome in (cancelled, recorded, {**recorded, "series_id": 999_999}):
+        delivery.publish(worker_app, outcome)
+    assert inflow.drain(stream) == (1, True)
+    assert stream.xlen(delivery.RESULTS_STREAM) == 0
+    assert list(SeriesResultLog.objects.values_list("series_id", flat=True)) == [recorded["series_id"]]
+
+
+def test_a_wiped_redis_has_no_group_and_the_drain_makes_one(stream: redis.Redis) -> None:
+    assert inflow.drain(stream) == (0, True)
+    stream.flushdb()  # Redis restarted without its data: stream and group gone
+    assert inflow.drain(stream) == (0, True)
+    assert stream.xinfo_groups(delivery.RESULTS_STREAM)[0]["name"] == inflow.GROUP.encode()
+
+
+def test_without_redis_the_drain_task_does_nothing(settings: Any) -> None:
+    from arena.ratings.tasks import drain_results_task
+
+    settings.CELERY_BROKER_URL = ""
+    assert drain_results_task.apply().get() == 0
+
+
+def test_a_worker_whose_append_fails_keeps_the_result_in_its_outbox(
+    worker_app: Celery, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(delivery.PUBLISH_RETRY_POLICY, "max_retries", 1)
+    monkeypatch.setitem(delivery.PUBLISH_RETRY_POLICY, "interval_start", 0.01)
+    dead = configure(Celery("stream-test-dead"), "redis://127.0.0.1:1/0")
+    outcome = {"series_id": 5, "result": {"score": {}}}
+    assert delivery.deliver(dead, outcome, tmp_path) is False
+    (kept,) = delivery.outbox_dir(tmp_path).iterdir()
+    assert json.loads(kept.read_text()) == outcome
