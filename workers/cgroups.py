@@ -81,6 +81,7 @@ class BotCgroup:
         #: v1: an eventfd the kernel signals when the cgroup runs out of memory (see watch_memory).
         self.oom_fd: int | None = None
         self._oom_control_fd: int | None = None
+        self._count_fd: int | None = None  # pids.current, kept open: read once or twice a decision
 
     # -- running out of memory ------------------------------------------------------
     # Every kernel OOM kill writes a report of dozens of lines to the host's kernel log, and a
@@ -138,6 +139,16 @@ class BotCgroup:
             return [int(p) for p in os.read(fd, 65536).split()]
         finally:
             os.close(fd)
+
+    def task_count(self) -> int | None:
+        """Return how many tasks (threads of every process) the cgroup holds now, or None if unknown."""
+        try:
+            if self._count_fd is None:
+                directory = self.dirs["" if self.version == 2 else "pids"]
+                self._count_fd = os.open(directory / "pids.current", os.O_RDONLY | os.O_CLOEXEC)
+            return int(os.pread(self._count_fd, 32, 0))
+        except (OSError, ValueError, KeyError):
+            return None
 
     def cpu_seconds(self) -> float:
         """Return the CPU time used by everything in the cgroup so far."""
@@ -281,11 +292,11 @@ class BotCgroup:
     def remove(self) -> None:
         """Kill what is left and delete the cgroup directories."""
         self.kill_all()
-        for fd in (self.oom_fd, self._oom_control_fd):
+        for fd in (self.oom_fd, self._oom_control_fd, self._count_fd):
             if fd is not None:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self.oom_fd = self._oom_control_fd = None
+        self.oom_fd = self._oom_control_fd = self._count_fd = None
         for directory in self.dirs.values():
             for _ in range(100):
                 try:

@@ -173,12 +173,19 @@ DENIED_SYSCALLS = (
     "cachestat",
     "fadvise64",
     "readahead",
+    # Timers that deliver a signal: a bot blocked reading its stdin could be woken by one and
+    # think off turn, which the referee counts on not happening (BotProcess.waiting_for_referee).
+    # A bot keeps time with clock_gettime (time.monotonic()).
+    "alarm",
+    "setitimer",
+    "timer_create",
 )
 AF_VSOCK = 40
 CLONE_NEWUSER = 0x10000000
 #: fcntl commands that take or test a record lock or a lease (F_GETLK, F_SETLK, F_SETLKW,
-#: F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE): refused like flock.
-FCNTL_LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025)
+#: F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE), or ask for a signal when a
+#: directory changes (F_NOTIFY): refused like flock.
+FCNTL_LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 #: madvise advice that pushes pages of a file out of the page cache (MADV_COLD, MADV_PAGEOUT).
 MADV_RECLAIM = (20, 21)
 
@@ -473,6 +480,48 @@ def _make_world_readable(root: Path) -> None:
             os.chmod(path, 0o755 if mode & 0o111 else 0o644)
 
 
+#: The number of read(2), for seeing a bot blocked reading its stdin (None elsewhere: always freeze).
+READ_SYSCALL = {"x86_64": b"0", "aarch64": b"63"}.get(os.uname().machine)
+#: Looks (a yield of the processor between them) for a bot that has answered to reach its next read.
+WAIT_FOR_READ_TRIES = 8
+
+
+@dataclass
+class _TaskWatch:
+    """One task's /proc files, kept open so each look is one ``pread``."""
+
+    pid: int
+    syscall_fd: int
+    schedstat_fd: int
+    stdin_link: str
+    expected_stdin: str
+
+    @classmethod
+    def open(cls, pid: int, our_end: int) -> _TaskWatch:
+        syscall_fd = os.open(f"/proc/{pid}/syscall", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            schedstat_fd = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            os.close(syscall_fd)
+            raise
+        expected = f"pipe:[{os.fstat(our_end).st_ino}]"
+        return cls(pid, syscall_fd, schedstat_fd, f"/proc/{pid}/fd/0", expected)
+
+    def reading_stdin(self) -> bool:
+        """True if the task is blocked in read(0, ...) now."""
+        fields = os.pread(self.syscall_fd, 256, 0).split(maxsplit=2)
+        return len(fields) >= 2 and fields[0] == READ_SYSCALL and fields[1] == b"0x0"
+
+    def times_scheduled(self) -> bytes:
+        """The task's count of times it was given a processor (schedstat's third field)."""
+        return os.pread(self.schedstat_fd, 128, 0).split()[2]
+
+    def close(self) -> None:
+        for fd in (self.syscall_fd, self.schedstat_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
 @dataclass
 class BotProcess:
     """A running bot: its pipes, its process and its cgroup."""
@@ -483,16 +532,24 @@ class BotProcess:
     frozen: bool = False
     uid: int | None = None  # the slot uid it runs as, when that is not ours: its orphans are ours to reap
     _supervisor_pids: frozenset[int] | None = None
+    _watch: _TaskWatch | None = None  # the bot's only task, while it has one: see waiting_for_referee
 
     @property
     def pid(self) -> int:
         return self.popen.pid
 
     def freeze(self) -> None:
-        """Stop the bot and everything it started (cgroup freezer, else SIGSTOP)."""
+        """Stop the bot and everything it started (cgroup freezer, else SIGSTOP).
+
+        A bot that cannot run before its next request (:meth:`waiting_for_referee`)
+        is left as it is: stopping and resuming it would cost four context
+        switches and a dozen system calls for nothing.
+        """
         if self.frozen:
             return
         if self.cgroup is not None:
+            if self.waiting_for_referee():
+                return
             self.cgroup.freeze(self._supervisors())
         else:
             self._signal_unsandboxed(signal.SIGSTOP)
@@ -510,6 +567,63 @@ class BotProcess:
         else:
             self._signal_unsandboxed(signal.SIGCONT)
         self.frozen = False
+
+    def waiting_for_referee(self) -> bool:
+        """True if nothing of the bot can run until the referee writes its next request.
+
+        That holds when its only task (besides bubblewrap's two, which run no
+        bot code) is blocked reading its stdin, the referee's pipe, and was not
+        scheduled while we looked: seen blocked in ``read(0, ...)`` (T1), the
+        cgroup then holding no other task (T2), and seen blocked again (T3), its
+        count of times scheduled unchanged from before T1 to after T3. Then it
+        was blocked throughout, so it created nothing after T1, and nothing else
+        existed at T2 to create anything or to signal it afterwards. Only a
+        write to its stdin (ours) or a signal can wake it; the seccomp filter
+        refuses the timers that would deliver one (alarm, setitimer,
+        timer_create), and its pid namespace and uid keep every other bot from
+        signalling it. Anything else (a second task, another system call, a
+        file that is not ours on fd 0, a /proc file we may not read) and the
+        bot is frozen as usual. A bot that has just answered and not yet reached
+        its read gets the processor for a moment (``sched_yield``, a few times) first.
+        """
+        cgroup, supervisors = self.cgroup, self._supervisor_pids
+        if READ_SYSCALL is None or cgroup is None or supervisors is None or self.popen.stdin is None:
+            return False
+        watch = self._watch or self._watch_only_task(cgroup, supervisors, self.popen.stdin.fileno())
+        if watch is None:
+            return False
+        try:
+            for attempt in range(WAIT_FOR_READ_TRIES):
+                scheduled = watch.times_scheduled()
+                if watch.reading_stdin():
+                    break
+                if attempt == WAIT_FOR_READ_TRIES - 1:
+                    return False
+                os.sched_yield()
+            if os.readlink(watch.stdin_link) != watch.expected_stdin:
+                return False
+            if cgroup.task_count() != len(supervisors) + 1:
+                return False
+            return watch.reading_stdin() and watch.times_scheduled() == scheduled
+        except (OSError, ValueError, IndexError):
+            self._unwatch()
+            return False
+
+    def _watch_only_task(self, cgroup: BotCgroup, supervisors: frozenset[int], stdin: int) -> _TaskWatch | None:
+        """Open the /proc files of the bot's only task, if it has just one (else None)."""
+        tasks = [pid for pid in cgroup.pids() if pid not in supervisors]
+        if len(tasks) != 1:
+            return None
+        try:
+            self._watch = _TaskWatch.open(tasks[0], stdin)
+        except OSError:
+            return None
+        return self._watch
+
+    def _unwatch(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
 
     def _signal_unsandboxed(self, sig: int) -> None:
         # Without a cgroup: the bot's process group (it leads a session of its
@@ -537,6 +651,7 @@ class BotProcess:
 
     def kill(self) -> None:
         """Kill the bot and every process it left, then release its cgroup."""
+        self._unwatch()
         if self.cgroup is not None:
             self.cgroup.kill_all()
         else:
