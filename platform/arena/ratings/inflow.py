@@ -1,21 +1,22 @@
-"""Drain the match workers' results stream into the seasons' inboxes, in batches, each result exactly once.
+"""Drain the match workers' results stream in batches, recording each result exactly once.
 
 With Redis as the broker a match worker appends each ladder series' result to
 the stream ``arena:results`` (workers/delivery.py) instead of sending one
 Celery task per result, and queues at most one ``arena.drain_results`` at a
 time to wake the platform. A drain reads the stream through the consumer group
-:data:`GROUP` up to :data:`BATCH` entries at a time, puts the whole batch in
-the inboxes with one statement (:func:`arena.ratings.recording.deliver_many`),
-commits, and only then acknowledges and deletes the entries; then it applies
-each season's inbox as every delivery does.
+:data:`GROUP` up to :data:`BATCH` entries at a time, records the whole batch
+(:func:`arena.ratings.recording.record_many`: each season's share applied in
+one transaction, or put in the inbox for the transaction that holds the
+season's lock), and only once that has committed acknowledges and deletes the
+entries.
 
 Why no result is lost or counted twice:
 
-- An entry leaves the stream only after the transaction that put its result
-  in the inbox has committed. A drain that dies in between leaves the entry
-  pending in the group; the next drain claims it once it has been idle
-  :data:`CLAIM_IDLE_MS` (``XAUTOCLAIM``) and inserts it again, which the
-  inbox's unique series (or the series' ``done`` state) turns into nothing.
+- An entry leaves the stream only after the transaction that recorded its
+  result (or put it in the inbox) has committed. A drain that dies in between
+  leaves the entry pending in the group; the next drain claims it once it has
+  been idle :data:`CLAIM_IDLE_MS` (``XAUTOCLAIM``) and records it again, which
+  the series' ``done`` state (or the inbox's unique series) turns into nothing.
 - A worker whose append failed keeps the result in its outbox and appends it
   again later; an append whose reply was lost may be there twice: the same
   uniqueness takes it once.
@@ -37,8 +38,8 @@ import socket
 import time
 from typing import Any
 
-from arena.ratings.recording import apply_pending, deliver_many
-from workers.delivery import DRAIN_MARK, RESULTS_STREAM
+from arena.ratings.recording import EncodedJson, record_many
+from workers.delivery import DRAIN_MARK, DRAIN_MARK_TTL_S, RESULTS_STREAM
 
 logger = logging.getLogger(__name__)
 
@@ -76,31 +77,27 @@ def ensure_group(client: Any) -> None:
             raise
 
 
-def release_wake(client: Any) -> None:
-    """Drop the workers' "drain queued" mark: this drain is starting, so a later append queues the next."""
-    client.delete(DRAIN_MARK)
-
-
 def read(fields: dict[Any, Any]) -> tuple[int, dict[str, Any]] | None:
-    """Return ``(series id, result document)`` of a stream entry, or None when it names no series or result."""
-    raw = fields.get(b"outcome", fields.get("outcome"))
+    """Return ``(series id, result document)`` of a stream entry, or None when it names no series or result.
+
+    The document comes back as :class:`arena.ratings.recording.EncodedJson`'s
+    ``parsed``: its bytes as the worker encoded them are stored as they are.
+    """
+    series, text = fields.get(b"series", fields.get("series")), fields.get(b"result", fields.get("result"))
     try:
-        outcome = json.loads(raw)
+        series_id = int(series)
+        document = json.loads(text)
     except (TypeError, ValueError, RecursionError):
         return None
-    if not isinstance(outcome, dict):
+    if not 0 < series_id < 2**63 or not isinstance(document, dict):
         return None
-    series_id, document = outcome.get("series_id"), outcome.get("result")
-    if type(series_id) is not int or not 0 < series_id < 2**63 or not isinstance(document, dict):
-        return None
-    return series_id, document
+    return series_id, EncodedJson.of(document, text)
 
 
-def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> dict[int, int]:
-    """Put a batch of entries in the inboxes, commit, then acknowledge and delete them; return what was taken.
+def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> int:
+    """Record a batch of entries, commit, then acknowledge and delete them; return how many series they recorded.
 
-    Returns ``{series id: season id}`` of the results new to the inboxes; the
-    rest were duplicates, results of cancelled series or unreadable.
+    The rest were duplicates, results of cancelled or unknown series, or unreadable.
     """
     results, unreadable = [], []
     for _, fields in entries:
@@ -111,7 +108,7 @@ def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> dict[int, in
             unreadable.append(fields)
         else:
             results.append(found)
-    taken = deliver_many(results)  # outside a transaction: committed when it returns
+    recorded = record_many(results)  # committed when it returns
     ids = [entry_id for entry_id, _ in entries]
     with client.pipeline(transaction=False) as pipe:
         for fields in unreadable:
@@ -121,35 +118,41 @@ def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> dict[int, in
         pipe.execute()
     if unreadable:
         logger.error("results stream: %d entries name no series; kept in %s", len(unreadable), UNREADABLE)
-    if len(taken) < len(results):
-        logger.info("results stream: %d of %d results were recorded already", len(results) - len(taken), len(results))
-    return taken
+    if recorded < len(results):
+        logger.info("results stream: %d of %d results recorded nothing new", len(results) - recorded, len(results))
+    return recorded
 
 
 def drain(client: Any, consumer: str | None = None, budget_s: float = BUDGET_S) -> tuple[int, bool]:
-    """Record what waits in the results stream; return (results new to the inboxes, whether the stream is empty).
+    """Record what waits in the results stream; return (series recorded, whether the stream is empty).
 
     First the entries other consumers took and left (idle :data:`CLAIM_IDLE_MS`),
     then new ones, :data:`BATCH` at a time, until none is left or ``budget_s``
-    has passed. Each batch's seasons are applied after it is acknowledged.
+    has passed. The workers' wake-up mark stays set while it drains (so an
+    append meanwhile queues no second drain to compete for the season's lock);
+    when the stream is empty it drops the mark and reads once more, since an
+    append that still saw the mark woke nobody else.
     """
     consumer = consumer or consumer_name()
     ensure_group(client)
     deadline = time.monotonic() + budget_s
     recorded = 0
-    claimed = client.xautoclaim(RESULTS_STREAM, GROUP, consumer, CLAIM_IDLE_MS, start_id="0-0", count=BATCH)[1]
+
+    def read() -> list[tuple[Any, dict[Any, Any]]]:
+        answer = client.xreadgroup(GROUP, consumer, {RESULTS_STREAM: ">"}, count=BATCH)
+        return answer[0][1] if answer else []
+
+    entries = client.xautoclaim(RESULTS_STREAM, GROUP, consumer, CLAIM_IDLE_MS, start_id="0-0", count=BATCH)[1]
     while True:
-        if claimed:
-            entries, claimed = claimed, []
-        else:
-            answer = client.xreadgroup(GROUP, consumer, {RESULTS_STREAM: ">"}, count=BATCH)
-            entries = answer[0][1] if answer else []
+        entries = entries or read()
         if not entries:
-            return recorded, True
-        taken = take(client, entries)
-        recorded += len(taken)
-        for season_id in sorted(set(taken.values())):
-            apply_pending(season_id)
+            client.delete(DRAIN_MARK)
+            entries = read()
+            if not entries:
+                return recorded, True
+        client.expire(DRAIN_MARK, DRAIN_MARK_TTL_S)  # still draining: appends need not wake another
+        recorded += take(client, entries)
+        entries = []
         if time.monotonic() > deadline:
             return recorded, False
 

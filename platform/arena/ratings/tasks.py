@@ -74,7 +74,6 @@ def drain_results_task() -> int:
     if client is None:
         return 0
     try:
-        inflow.release_wake(client)
         recorded, empty = inflow.drain(client)
     except (redis.ConnectionError, redis.TimeoutError) as exc:  # Redis restarting: the stream waits for it
         logger.warning("results stream: Redis did not answer (%s); the next drain takes the results", exc)

@@ -106,7 +106,7 @@ def test_a_series_whose_result_waits_in_the_stream_is_recorded_not_sent_again(
     broker.delete("matches")  # both left the queue; only one result reached the stream
     versions = [seat.version for seat in played.seats.order_by("seat")]
     outcome = {"series_id": played.pk, "result": document(versions, [2.0, 0.0])}
-    broker.xadd(RESULTS_STREAM, {"series": str(played.pk), "outcome": json.dumps(outcome)})
+    broker.xadd(RESULTS_STREAM, {"series": str(played.pk), "result": json.dumps(outcome["result"])})
     assert resend_lost(grace=NO_GRACE) == [lost.pk]
     assert queued_ids(broker) == [lost.pk]
     played.refresh_from_db()

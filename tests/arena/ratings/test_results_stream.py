@@ -11,15 +11,14 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import kombu.pools
 import pytest
 import redis
 from celery import Celery
 
 from arena.bots.models import BotVersion
-from arena.ratings import inflow
+from arena.ratings import inflow, recording
 from arena.ratings.models import Rating
-from arena.ratings.recording import deliver_many, recompute_season
+from arena.ratings.recording import deliver_many, recompute_season, record_many
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import PendingResult, SeriesResultLog, SeriesState
 from tests.arena.series.test_recording_inbox import document, new_series
@@ -43,13 +42,12 @@ def stream(settings: Any) -> Iterator[redis.Redis]:
     yield client
     client.flushdb()
     delivery._STREAM_CLIENTS.clear()
-    kombu.pools.reset()
 
 
 @pytest.fixture
 def worker_app() -> Celery:
     """A match worker's Celery app on this test's Redis."""
-    return configure(Celery("stream-test-worker"), REDIS_URL)
+    return configure(Celery("stream-test-worker", set_as_current=False), REDIS_URL)
 
 
 @pytest.fixture
@@ -81,12 +79,12 @@ def platform_queue(client: redis.Redis) -> list[str]:
 def test_a_workers_results_go_to_the_stream_and_wake_one_drain(
     stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
 ) -> None:
-    for outcome in outcomes(season, field, 3):
+    sent = outcomes(season, field, 3)
+    for outcome in sent:
         delivery.publish(worker_app, outcome)
     entries = stream.xrange(delivery.RESULTS_STREAM)
-    assert [json.loads(fields[b"outcome"])["series_id"] for _, fields in entries] == list(
-        season.series.order_by("pk").values_list("pk", flat=True)
-    )
+    assert [int(fields[b"series"]) for _, fields in entries] == [outcome["series_id"] for outcome in sent]
+    assert [json.loads(fields[b"result"]) for _, fields in entries] == [outcome["result"] for outcome in sent]
     assert platform_queue(stream) == [delivery.DRAIN_TASK]  # one wake-up for the three
     # A validation's result is still a task of its own.
     delivery.publish(worker_app, {"series_id": None, "result": {}, "result_task": "arena.record_validation"})
@@ -103,6 +101,7 @@ def test_a_drain_records_every_result_once_in_batches(
     for outcome in [*sent, sent[2], sent[5]]:  # two results appended twice (an append whose reply was lost)
         delivery.publish(worker_app, outcome)
     monkeypatch.setattr(inflow, "BATCH", 3)
+    monkeypatch.setattr(recording, "COPY_FROM_ROWS", 2)  # a batch of 2 or 3 goes by COPY, of 1 by INSERT
     assert drain_results_task.apply().get() == 7
     assert stream.xlen(delivery.RESULTS_STREAM) == 0
     assert not stream.exists(delivery.DRAIN_MARK)  # the next append wakes the next drain
@@ -110,6 +109,10 @@ def test_a_drain_records_every_result_once_in_batches(
     assert set(season.series.values_list("state", flat=True)) == {SeriesState.DONE}
     assert not PendingResult.objects.exists()
     assert {r.version_id: (r.mu, r.sigma) for r in Rating.objects.filter(season=season)} == recompute_season(season)
+    # The log keeps each document as the worker sent it, whether it went by COPY or by INSERT.
+    assert {log.series_id: log.result for log in SeriesResultLog.objects.all()} == {
+        outcome["series_id"]: outcome["result"] for outcome in sent
+    }
     # Appended again after it was recorded: acknowledged, not recorded twice.
     delivery.publish(worker_app, sent[0])
     assert inflow.drain(stream) == (0, True)
@@ -129,12 +132,13 @@ def test_a_drain_that_died_before_acknowledging_is_taken_over_without_doubling(
     assert inflow.drain(stream, "live-worker") == (0, True)  # not idle long enough to be claimed yet
     assert stream.xpending(delivery.RESULTS_STREAM, inflow.GROUP)["pending"] == 4
     monkeypatch.setattr(inflow, "CLAIM_IDLE_MS", 0)
-    assert inflow.drain(stream, "live-worker") == (0, True)  # claimed: already in the inbox
+    assert inflow.drain(stream, "live-worker") == (4, True)  # claimed and recorded
     assert stream.xpending(delivery.RESULTS_STREAM, inflow.GROUP)["pending"] == 0
     assert stream.xlen(delivery.RESULTS_STREAM) == 0
     from arena.ratings.recording import apply_all_pending
 
-    assert apply_all_pending() == 4
+    assert apply_all_pending() == 0  # the dead drain's copies in the inbox change nothing
+    assert not PendingResult.objects.exists()
     assert SeriesResultLog.objects.count() == 4
 
 
@@ -142,16 +146,18 @@ def test_an_entry_naming_no_series_is_kept_for_an_operator_and_the_rest_recorded
     stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
 ) -> None:
     (good,) = outcomes(season, field, 1)
-    stream.xadd(delivery.RESULTS_STREAM, {"series": "x", "outcome": "{not json"})
-    stream.xadd(delivery.RESULTS_STREAM, {"series": "1", "outcome": json.dumps({"series_id": "1", "result": {}})})
-    stream.xadd(delivery.RESULTS_STREAM, {"series": "2", "outcome": json.dumps([1, 2])})
-    stream.xadd(delivery.RESULTS_STREAM, {"series": "3", "outcome": json.dumps({"series_id": 3, "result": "x"})})
-    stream.xadd(delivery.RESULTS_STREAM, {"series": "4", "outcome": "[" * 100_000})
-    stream.xadd(delivery.RESULTS_STREAM, {"series": "5", "outcome": json.dumps({"series_id": 2**70, "result": {}})})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "1", "result": "{not json"})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "x", "result": "{}"})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "2", "result": json.dumps([1, 2])})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "3", "result": json.dumps("x")})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "4", "result": "[" * 100_000})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": str(2**70), "result": "{}"})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "-3", "result": "{}"})
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "6"})
     stream.xadd(delivery.RESULTS_STREAM, {"nothing": "here"})
     delivery.publish(worker_app, good)
     assert inflow.drain(stream) == (1, True)
-    assert stream.xlen(inflow.UNREADABLE) == 7
+    assert stream.xlen(inflow.UNREADABLE) == 9
     assert stream.xlen(delivery.RESULTS_STREAM) == 0
     assert SeriesResultLog.objects.get().series_id == good["series_id"]
 
@@ -187,8 +193,39 @@ def test_a_worker_whose_append_fails_keeps_the_result_in_its_outbox(
 ) -> None:
     monkeypatch.setitem(delivery.PUBLISH_RETRY_POLICY, "max_retries", 1)
     monkeypatch.setitem(delivery.PUBLISH_RETRY_POLICY, "interval_start", 0.01)
-    dead = configure(Celery("stream-test-dead"), "redis://127.0.0.1:1/0")
+    dead = configure(Celery("stream-test-dead", set_as_current=False), "redis://127.0.0.1:1/0")
     outcome = {"series_id": 5, "result": {"score": {}}}
     assert delivery.deliver(dead, outcome, tmp_path) is False
     (kept,) = delivery.outbox_dir(tmp_path).iterdir()
     assert json.loads(kept.read_text()) == outcome
+
+
+def test_a_drain_that_held_the_season_applies_what_others_put_in_the_inbox_meanwhile(
+    season: Season, field: list[BotVersion]
+) -> None:
+    # Another drain found the season locked by this one and left its share in the inbox:
+    # this one, the holder, applies it after its own commit.
+    left, mine = outcomes(season, field, 2)
+    PendingResult.objects.create(series_id=left["series_id"], season=season, result=left["result"])
+    assert record_many([(mine["series_id"], mine["result"])]) == 2
+    assert not PendingResult.objects.exists()
+    assert SeriesResultLog.objects.count() == 2
+
+
+def test_a_result_appended_while_the_drain_held_the_mark_is_taken_by_that_drain(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, late = outcomes(season, field, 2)
+    delivery.publish(worker_app, first)  # sets the mark and queues the drain
+    drop_mark = stream.delete
+
+    def append_first(*keys: Any) -> Any:
+        # A worker appends just before the drain drops the mark: it sees the mark and wakes nobody.
+        monkeypatch.setattr(stream, "delete", drop_mark)
+        delivery.publish(worker_app, late)
+        return drop_mark(*keys)
+
+    monkeypatch.setattr(stream, "delete", append_first)
+    assert inflow.drain(stream) == (2, True)
+    assert platform_queue(stream) == [delivery.DRAIN_TASK]  # still the one wake-up
+    assert not stream.exists(delivery.DRAIN_MARK)
