@@ -49,7 +49,15 @@ class Series(models.Model):
         verbose_name_plural = "series"
         ordering = ("-created",)
         constraints = (models.CheckConstraint(condition=Q(state__in=SeriesState.values), name="series_state"),)
-        indexes = (models.Index(fields=["season", "state", "created"], name="series_season_state_created"),)
+        indexes = (
+            models.Index(fields=["season", "state", "created"], name="series_season_state_created"),
+            # A season's latest results (its page's live part): without it, a sort of every series.
+            models.Index(
+                fields=["season", "-finished_at", "-id"],
+                name="series_season_latest_finished",
+                condition=Q(state__in=[SeriesState.DONE, SeriesState.FAILED]),
+            ),
+        )
 
     def __str__(self) -> str:
         return f"series {self.pk}"

@@ -107,11 +107,11 @@ def rating_chart(history: Sequence[RatingPoint]) -> Chart | None:
 
     upper = [f"{x(i):.1f},{y(p.mu + 3 * p.sigma):.1f}" for i, p in enumerate(points)]
     lower = [f"{x(i):.1f},{y(p.conservative):.1f}" for i, p in enumerate(points)]
-    markers = [
-        Marker(x=round(x(i), 1), label=f"v{p.version_number}")
-        for i, p in enumerate(points)
-        if i == 0 or p.version_number != points[i - 1].version_number
-    ]
+    markers, marked = [], set()
+    for i, p in enumerate(points):  # where each version's ratings start (two versions may take turns)
+        if p.version_number not in marked:
+            marked.add(p.version_number)
+            markers.append(Marker(x=round(x(i), 1), label=f"v{p.version_number}"))
     return Chart(
         width=WIDTH,
         height=HEIGHT,

@@ -127,3 +127,20 @@ def test_it_shows_the_most_played_opponents_and_links_to_all(
     every = page_of(client_of(None), chatty.bot_id, opponents="all").split("Against each opponent", 1)[1]
     assert every.split("</section>", 1)[0].count("<tr>") == 3
     assert "show all" not in every.split("</section>", 1)[0]
+
+
+def test_a_chart_marks_each_version_once_where_its_ratings_start_even_when_two_versions_take_turns() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from arena.web.charts import RatingPoint, rating_chart
+
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    # v1 and v2 of one bot both active in a season: their ratings alternate in time.
+    history = [
+        RatingPoint(start + timedelta(minutes=i), 25.0 + i % 3, 8.0 - i / 100, 1 if i < 3 else 1 + i % 2, 0.0)
+        for i in range(300)
+    ]
+    chart = rating_chart(history)
+    assert chart is not None
+    assert [marker.label for marker in chart.markers] == ["v1", "v2"]
+    assert chart.markers[0].x < chart.markers[1].x
