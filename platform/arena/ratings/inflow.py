@@ -25,8 +25,10 @@ Why no result is lost or counted twice:
   (arena/matchmaking/inventory.py) sends them again with their seeds, and the
   replayed series brings its result again. The inventory drains the stream
   before it judges, so a result merely waiting there never costs a replay.
-- An entry that cannot be read (not JSON, no series) is moved to
-  :data:`UNREADABLE` for an operator, never retried forever and never dropped.
+- An entry that cannot be read (not JSON, no series), or whose document the
+  database refuses (found by recording a refused batch one by one), is moved
+  to :data:`UNREADABLE` for an operator: never retried for ever, never
+  dropped, and never holding up the results behind it.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ import socket
 import time
 from typing import Any
 
+from django.db import DatabaseError, InterfaceError, OperationalError
+
 from arena.ratings.recording import EncodedJson, record_many
+from arena.series.models import Series, SeriesState
 from workers.delivery import DRAIN_MARK, DRAIN_MARK_TTL_S, RESULTS_STREAM
 
 logger = logging.getLogger(__name__)
@@ -80,8 +85,8 @@ def ensure_group(client: Any) -> None:
 def read(fields: dict[Any, Any]) -> tuple[int, dict[str, Any]] | None:
     """Return ``(series id, result document)`` of a stream entry, or None when it names no series or result.
 
-    The document comes back as :class:`arena.ratings.recording.EncodedJson`'s
-    ``parsed``: its bytes as the worker encoded them are stored as they are.
+    The document is an :class:`arena.ratings.recording.EncodedJson`: it keeps
+    the text the worker sent, which the log stores as it is.
     """
     series, text = fields.get(b"series", fields.get("series")), fields.get(b"result", fields.get("result"))
     try:
@@ -107,8 +112,27 @@ def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> int:
         if found is None:
             unreadable.append(fields)
         else:
-            results.append(found)
-    recorded = record_many(results)  # committed when it returns
+            results.append((fields, found))
+    try:
+        recorded = record_many([found for _, found in results])  # committed when it returns
+    except (OperationalError, InterfaceError):
+        raise  # the database is down: nothing is acknowledged, the next drain takes the batch again
+    except (DatabaseError, ValueError) as exc:
+        # A document the database refuses would fail its batch at every try and stall the stream
+        # behind it: record one by one, and keep the ones refused alone for an operator.
+        logger.error("results stream: a batch of %d was refused (%s); recording it one by one", len(results), exc)
+        recorded = 0
+        for fields, found in results:
+            try:
+                recorded += record_many([found])
+            except (OperationalError, InterfaceError):
+                raise
+            except (DatabaseError, ValueError) as alone:
+                unreadable.append({**fields, b"refused": str(alone)[:1000]})
+                # Failed, with the reason, so the inventory does not replay it into the same refusal.
+                Series.objects.filter(pk=found[0], state__in=[SeriesState.QUEUED, SeriesState.RUNNING]).update(
+                    state=SeriesState.FAILED, failure_reason=f"result refused by the database: {alone}"[:2000]
+                )
     ids = [entry_id for entry_id, _ in entries]
     with client.pipeline(transaction=False) as pipe:
         for fields in unreadable:
@@ -117,7 +141,7 @@ def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> int:
         pipe.xdel(RESULTS_STREAM, *ids)
         pipe.execute()
     if unreadable:
-        logger.error("results stream: %d entries name no series; kept in %s", len(unreadable), UNREADABLE)
+        logger.error("results stream: %d entries unreadable or refused; kept in %s", len(unreadable), UNREADABLE)
     if recorded < len(results):
         logger.info("results stream: %d of %d results recorded nothing new", len(results) - recorded, len(results))
     return recorded

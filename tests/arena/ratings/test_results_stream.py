@@ -229,3 +229,23 @@ def test_a_result_appended_while_the_drain_held_the_mark_is_taken_by_that_drain(
     assert inflow.drain(stream) == (2, True)
     assert platform_queue(stream) == [delivery.DRAIN_TASK]  # still the one wake-up
     assert not stream.exists(delivery.DRAIN_MARK)
+
+
+def test_a_document_the_database_refuses_is_kept_aside_and_the_rest_of_its_batch_recorded(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
+) -> None:
+    good, poisoned, later = outcomes(season, field, 3)
+    poisoned["result"]["games"][0]["reason"] = "nul \x00 here"  # jsonb refuses \u0000: the batch would fail for ever
+    for outcome in (good, poisoned, later):
+        delivery.publish(worker_app, outcome)
+    assert inflow.drain(stream) == (2, True)
+    assert stream.xlen(delivery.RESULTS_STREAM) == 0
+    assert sorted(SeriesResultLog.objects.values_list("series_id", flat=True)) == sorted(
+        [good["series_id"], later["series_id"]]
+    )
+    ((_, kept),) = stream.xrange(inflow.UNREADABLE)
+    assert kept[b"series"] == str(poisoned["series_id"]).encode()
+    assert b"refused" in kept
+    refused = season.series.get(pk=poisoned["series_id"])
+    assert refused.state == SeriesState.FAILED  # not replayed into the same refusal by the inventory
+    assert refused.failure_reason.startswith("result refused by the database: ")
