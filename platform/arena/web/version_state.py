@@ -13,6 +13,8 @@ from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import SeriesSeat, SeriesState
 
 Status = BotVersion.Status
+#: States whose sentence needs no series counted (see _sentences).
+QUIET = (Status.VALIDATING, Status.FAILED_VALIDATION, Status.DISABLED, Status.RETIRED)
 
 
 def version_states(versions: list[BotVersion]) -> dict[int, list[str]]:
@@ -28,9 +30,11 @@ def version_states(versions: list[BotVersion]) -> dict[int, list[str]]:
         .values_list("version_id", "season__name")
     ):
         seasons[version_id].append(name)
+    # Only a version that plays has series to count: a retired one's (often most of them) are not read.
+    playing = [version.pk for version in versions if version.status not in QUIET]
     load = {
         row["version_id"]: row
-        for row in SeriesSeat.objects.filter(version_id__in=ids)
+        for row in SeriesSeat.objects.filter(version_id__in=playing)
         .values("version_id")
         .annotate(
             waiting=Count("pk", filter=Q(series__state__in=[SeriesState.QUEUED, SeriesState.RUNNING])),

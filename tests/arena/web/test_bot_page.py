@@ -144,3 +144,39 @@ def test_a_chart_marks_each_version_once_where_its_ratings_start_even_when_two_v
     assert chart is not None
     assert [marker.label for marker in chart.markers] == ["v1", "v2"]
     assert chart.markers[0].x < chart.markers[1].x
+
+
+def test_each_version_says_what_it_is_doing_and_a_retired_ones_series_are_not_counted(
+    season: Any, make_version: Callable[..., Any]
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from arena.bots.models import BotVersion
+    from arena.seasons.models import Season, SeasonEntry
+    from arena.series.models import Series, SeriesState
+    from arena.web.version_state import version_states
+
+    season.transition(Season.Status.RUNNING)
+    old, new, rival = make_version("ann"), make_version("ann"), make_version("bob")
+    BotVersion.objects.filter(pk=old.pk).update(status=BotVersion.Status.RETIRED)
+    old.refresh_from_db()
+    SeasonEntry.objects.create(season=season, version=new)
+    for seed, (first, state) in enumerate(
+        [(old, SeriesState.DONE), (new, SeriesState.QUEUED), (new, SeriesState.DONE)]
+    ):
+        series = Series.objects.create(season=season, seed=seed, state=state)
+        if state == SeriesState.DONE:
+            Series.objects.filter(pk=series.pk).update(finished_at=timezone.now())
+        series.seats.create(seat=0, version=first)
+        series.seats.create(seat=1, version=rival)
+    with CaptureQueriesContext(connection) as queries:
+        states = version_states([new, old])
+    assert states[old.pk] == ["Retired: a newer version plays in its place."]
+    assert states[new.pk][:2] == ["Active in Spring.", "1 series queued or being played now."]
+    assert states[new.pk][2].startswith("Last series finished ")
+    counted = [q["sql"] for q in queries.captured_queries if "COUNT" in q["sql"]]
+    assert len(counted) == 1
+    (read,) = re.findall(r'"version_id" IN \(([^)]*)\)', counted[0])
+    assert read.split(", ") == [str(new.pk)]
