@@ -56,14 +56,11 @@ def current_pool() -> Pool | None:
 def broker_redis() -> Any:
     """Return a Redis client of the platform's broker, or None when the broker is not Redis (or there is none).
 
-    Short timeouts: a Redis that is restarting fails the caller quickly, and the
-    beat tries again at its next tick.
+    The match workers' own helper (short timeouts: a Redis that is restarting
+    fails the caller quickly, and the beat tries again at its next tick).
     """
     from django.conf import settings
 
-    url = settings.CELERY_BROKER_URL or ""
-    if not url.startswith(("redis://", "rediss://")):
-        return None
-    import redis
+    from workers.delivery import redis_client
 
-    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    return redis_client(settings.CELERY_BROKER_URL or "")

@@ -130,3 +130,25 @@ def season(db: None) -> Any:
     from arena.seasons.models import Season
 
     return Season.objects.create(name="Spring", game="watch", games_per_series=2)
+
+
+@pytest.fixture
+def running(season: Any) -> Any:
+    """The season, running."""
+    from arena.seasons.models import Season
+
+    season.transition(Season.Status.RUNNING)
+    return season
+
+
+@pytest.fixture
+def field(running: Any, make_version: Callable[..., Any], django_user_model: Any) -> list[Any]:
+    """Four versions of four owners, entered in the running season."""
+    from arena.seasons.models import SeasonEntry
+
+    versions = []
+    for name in ("ann", "bob", "cy", "dee"):
+        version = make_version(name, owner=django_user_model.objects.create_user(name))
+        SeasonEntry.objects.create(season=running, version=version)
+        versions.append(version)
+    return versions

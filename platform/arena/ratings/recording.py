@@ -145,17 +145,7 @@ def _deliver(series_id: int, document: dict[str, Any]) -> int | None:
     already (the unique series), or there is no such series. Outside a
     transaction the insert commits at once.
     """
-    value = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    sql = (
-        f"INSERT INTO {PendingResult._meta.db_table} (series_id, season_id, result, received_at) "
-        f"SELECT id, season_id, {value}, %s FROM {Series._meta.db_table} WHERE id = %s AND state NOT IN (%s, %s) "
-        "ON CONFLICT (series_id) DO NOTHING RETURNING season_id"
-    )
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [json.dumps(document), now, series_id, SeriesState.DONE, SeriesState.CANCELLED])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    return deliver_many([(series_id, document)]).get(series_id)
 
 
 def record_many(results: list[tuple[int, dict[str, Any]]]) -> int:
@@ -191,10 +181,10 @@ def record_many(results: list[tuple[int, dict[str, Any]]]) -> int:
 def deliver_many(results: list[tuple[int, dict[str, Any]]]) -> dict[int, int]:
     """Put many results in their seasons' inboxes in one statement; return ``{series id: season id}`` of those taken.
 
-    What :func:`_deliver` does for one result, for a batch drained from the
-    results stream (arena/ratings/inflow.py): a result is not taken when its
-    series is done, cancelled or unknown, or its inbox holds it already. A
-    series named twice in ``results`` is taken once, the first time.
+    A delivery's one statement (:func:`_deliver` is a batch of one), and a
+    drained batch whose season another transaction holds: a result is not
+    taken when its series is done, cancelled or unknown, or its inbox holds it
+    already. A series named twice in ``results`` is taken once, the first time.
     """
     unique: dict[int, dict[str, Any]] = {}
     for series_id, document in results:
@@ -213,7 +203,7 @@ def deliver_many(results: list[tuple[int, dict[str, Any]]]) -> dict[int, int]:
     )
     params: list[Any] = []
     for series_id, document in unique.items():
-        params += [series_id, json.dumps(document)]
+        params += [series_id, document.text if isinstance(document, EncodedJson) else json.dumps(document)]
     params += [connection.ops.adapt_datetimefield_value(timezone.now()), SeriesState.DONE, SeriesState.CANCELLED]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -8,7 +8,7 @@ arena/ratings/inflow.py and the ``arena.drain_results`` task.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +19,7 @@ from arena.bots.models import BotVersion
 from arena.ratings import inflow, recording
 from arena.ratings.models import Rating
 from arena.ratings.recording import deliver_many, recompute_season, record_many
-from arena.seasons.models import Season, SeasonEntry
+from arena.seasons.models import Season
 from arena.series.models import PendingResult, SeriesResultLog, SeriesState
 from tests.arena.series.test_recording_inbox import document, new_series
 from workers import delivery
@@ -48,17 +48,6 @@ def stream(settings: Any) -> Iterator[redis.Redis]:
 def worker_app() -> Celery:
     """A match worker's Celery app on this test's Redis."""
     return configure(Celery("stream-test-worker", set_as_current=False), REDIS_URL)
-
-
-@pytest.fixture
-def field(season: Season, make_version: Callable[..., Any], django_user_model: Any) -> list[BotVersion]:
-    season.transition(Season.Status.RUNNING)
-    versions = []
-    for name in ("ann", "bob", "cy", "dee"):
-        version = make_version(name, owner=django_user_model.objects.create_user(name))
-        SeasonEntry.objects.create(season=season, version=version)
-        versions.append(version)
-    return versions
 
 
 def outcomes(season: Season, field: list[BotVersion], count: int) -> list[dict[str, Any]]:

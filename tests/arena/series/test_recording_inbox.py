@@ -8,7 +8,6 @@ sandboxed series.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +20,7 @@ from arena.ratings import recording
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
 from arena.ratings.recording import apply_pending, recompute_season, record_series_result, season_parameters
-from arena.seasons.models import Season, SeasonEntry
+from arena.seasons.models import Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesState
 
 pytestmark = pytest.mark.django_db
@@ -51,23 +50,6 @@ def document(versions: list[BotVersion], points: list[float], forfeit_by: int | 
         "games": games,
         "score": {"points": points, "game_wins": [int(p) for p in points], "winner": None},
     }
-
-
-@pytest.fixture
-def running(season: Season) -> Season:
-    season.transition(Season.Status.RUNNING)
-    return season
-
-
-@pytest.fixture
-def field(running: Season, make_version: Callable[..., Any], django_user_model: Any) -> list[BotVersion]:
-    """Four versions of four owners, entered in the running season."""
-    versions = []
-    for name in ("ann", "bob", "cy", "dee"):
-        version = make_version(name, owner=django_user_model.objects.create_user(name))
-        SeasonEntry.objects.create(season=running, version=version)
-        versions.append(version)
-    return versions
 
 
 def new_series(season: Season, versions: list[BotVersion], seed: int = 1) -> Series:
