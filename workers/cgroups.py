@@ -289,14 +289,19 @@ class BotCgroup:
                 self._kernel_freeze(False)
             time.sleep(0.002)
 
-    def remove(self) -> None:
-        """Kill what is left and delete the cgroup directories."""
+    def remove(self) -> bool:
+        """Kill what is left and delete the cgroup directories; True if every one is gone.
+
+        A directory goes only once no process is left in it, so True also says
+        that everything the bot started has exited.
+        """
         self.kill_all()
         for fd in (self.oom_fd, self._oom_control_fd, self._count_fd):
             if fd is not None:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.oom_fd = self._oom_control_fd = self._count_fd = None
+        removed = True
         for directory in self.dirs.values():
             for _ in range(100):
                 try:
@@ -306,6 +311,9 @@ class BotCgroup:
                     break
                 except OSError:  # busy until the last killed process is reaped
                     time.sleep(0.01)
+            else:
+                removed = False
+        return removed
 
     def _signal_all(self, sig: int) -> None:
         for pid in self.pids():

@@ -38,6 +38,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,20 +53,31 @@ BOT_DIR = "/bot"
 RUNTIME_DIR = "/arena"  # engines/ and bots/ (the SDK), read-only
 #: The first bytes on a bot's stderr, written inside the sandbox before any bot code runs.
 STARTED_MARKER = b"arena: bot started\n"
+#: Runs a Python bot's entry file as ``python3 FILE`` would, in a fresh ``__main__`` module, after
+#: putting the bot's directory and the Arena runtime on ``sys.path``. It is written out rather
+#: than calling ``runpy.run_path``, which imports ``pkgutil`` and with it ``typing``, ``re`` and
+#: ``enum``: 9 ms of every sandboxed start (docs/benchmarks.md). ``exit`` and ``quit`` are what
+#: the ``site`` module (not loaded: ``-S``) would have made of them.
 PYTHON_LAUNCHER = (
-    f"import os, runpy, sys; os.write(2, {STARTED_MARKER!r}); "
+    f"import builtins, posix, sys; posix.write(2, {STARTED_MARKER!r}); "
     f"sys.path[:0] = [{BOT_DIR!r}, {RUNTIME_DIR!r}]; sys.argv = sys.argv[1:]; "
-    "runpy.run_path(sys.argv[0], run_name='__main__')"
+    "builtins.exit = builtins.quit = sys.exit; "
+    "main = sys.modules['__main__'] = type(sys)('__main__'); "
+    "main.__file__ = sys.argv[0]; main.__builtins__ = builtins; "
+    "source = open(sys.argv[0], 'rb'); code = compile(source.read(), sys.argv[0], 'exec'); source.close(); "
+    "del source; exec(code, main.__dict__)"
 )
 
 
 def python_bot_command(entry: str) -> list[str]:
     """Return the command that runs a Python bot's ``entry`` file inside the sandbox.
 
-    The environment stays empty, so instead of PYTHONPATH a two-line launcher
-    puts the bot's directory and the Arena runtime on ``sys.path``.
+    The environment stays empty, so instead of PYTHONPATH a short launcher
+    puts the bot's directory and the Arena runtime on ``sys.path``. ``-S``:
+    no ``site`` module, whose only work here would be a site-packages the
+    sandbox hides and the distribution's ``sitecustomize`` (1.4 ms a start).
     """
-    return [BOT_PYTHON, "-B", "-s", "-c", PYTHON_LAUNCHER, f"{BOT_DIR}/{entry}"]
+    return [BOT_PYTHON, "-B", "-S", "-c", PYTHON_LAUNCHER, f"{BOT_DIR}/{entry}"]
 
 
 def with_started_marker(command: Sequence[str]) -> list[str]:
@@ -399,6 +411,7 @@ class Staging:
             )
         (self.root / EMPTY_FILE).touch()
         self._bots: dict[str, Path] = {}
+        self._lock = threading.Lock()
         precompile(self.runtime)
         _make_world_readable(self.root)
         # After the chmod above: the hard links share their inodes (and modes) with the host's files.
@@ -409,13 +422,18 @@ class Staging:
                 stage_system(self.root / SYSTEM_DIR, bot_runtime())
 
     def add_bot(self, source: Path, key: str) -> Path:
-        """Return a staged copy of the bot directory ``source`` whose content hash is ``key``."""
-        if key not in self._bots:
-            target = self.root / f"bot-{len(self._bots) + 1}"
-            shutil.copytree(source, target, symlinks=False)
-            _make_world_readable(target)
-            self._bots[key] = target
-        return self._bots[key]
+        """Return a staged copy of the bot directory ``source`` whose content hash is ``key``.
+
+        Safe from several threads (the embedded platform runs series side by
+        side in one process): one copy per key, and no two under one name.
+        """
+        with self._lock:
+            if key not in self._bots:
+                target = self.root / f"bot-{len(self._bots) + 1}"
+                shutil.copytree(source, target, symlinks=False)
+                _make_world_readable(target)
+                self._bots[key] = target
+            return self._bots[key]
 
     def cleanup(self) -> None:
         """Delete the staging area."""
@@ -482,12 +500,18 @@ def sweep_stale_staging(parent: Path) -> int:
     return removed
 
 
-@functools.cache
+_SHARED: list[Staging] = []
+_SHARED_LOCK = threading.Lock()
+
+
 def shared_staging() -> Staging:
-    """Return this process's staging area, removed when the process exits."""
-    staging = Staging()
-    atexit.register(staging.cleanup)
-    return staging
+    """Return this process's staging area (made once, by whichever thread asks first), removed at exit."""
+    with _SHARED_LOCK:
+        if not _SHARED:
+            staging = Staging()
+            atexit.register(staging.cleanup)
+            _SHARED.append(staging)
+        return _SHARED[0]
 
 
 def _make_world_readable(root: Path) -> None:
@@ -552,6 +576,7 @@ class BotProcess:
     uid: int | None = None  # the slot uid it runs as, when that is not ours: its orphans are ours to reap
     _supervisor_pids: frozenset[int] | None = None
     _watch: _TaskWatch | None = None  # the bot's only task, while it has one: see waiting_for_referee
+    netns: int | None = None  # its network namespace from NETNS_POOL, given back by kill()
 
     @property
     def pid(self) -> int:
@@ -683,11 +708,15 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
+        removed = False
         if self.cgroup is not None:
-            self.cgroup.remove()
+            removed = self.cgroup.remove()
             self.cgroup = None
         if self.uid is not None:
             _reap_orphans(self.uid)
+        if self.netns is not None:
+            NETNS_POOL.release(self.netns, reusable=removed)
+            self.netns = None
 
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -767,13 +796,132 @@ def _signal_tree(pid: int, sig: int) -> None:
             os.kill(target, sig)
 
 
+CLONE_NEWNET = 0x40000000
+#: Run by the host's Python to make one empty network namespace: it unshares, says so, and waits
+#: for the worker to open the namespace before it exits (the open descriptor keeps it alive).
+NETNS_MAKER = (
+    "import ctypes, os, sys\n"
+    "if ctypes.CDLL(None, use_errno=True).unshare(0x40000000) != 0:\n"
+    "    sys.exit('unshare(CLONE_NEWNET): ' + os.strerror(ctypes.get_errno()))\n"
+    "os.write(1, b'ready\\n')\n"
+    "sys.stdin.buffer.read()\n"
+)
+
+
+class NetnsPool:
+    """Empty network namespaces for sandboxed bots, each holding one running bot at a time.
+
+    A namespace per bot is the network layer (nothing to connect to, not even a
+    loopback that is up), but creating one for a process in a fresh cgroup and
+    destroying it when the bot exits costs about 11 ms of a bot's start on this
+    kernel (docs/benchmarks.md). So a worker keeps the namespaces it made, as
+    open descriptors, and hands a free one to the next bot, which enters it
+    before bubblewrap starts (``setns``, as root). A namespace is given back
+    only when the bot's cgroup could be removed, that is once every process of
+    the bot has exited: then it holds no socket that could carry anything to
+    the next bot (its only interface, ``lo``, stays down, so no connection
+    lingers in TIME_WAIT either), and a bot has no capability over it to change
+    its state. Otherwise it is closed and dies with its last process.
+    """
+
+    def __init__(self) -> None:
+        self._free: list[int] = []
+        self._lock = threading.Lock()
+        self._made = 0
+        os.register_at_fork(after_in_child=self._forget)
+
+    def acquire(self) -> int:
+        """Return the descriptor of a network namespace no running bot is in (made if none is free)."""
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+        fd = _make_netns()
+        with self._lock:
+            self._made += 1
+        return fd
+
+    def release(self, fd: int, reusable: bool) -> None:
+        """Take back ``fd``; ``reusable`` only when every process of its bot has exited."""
+        if reusable:
+            with self._lock:
+                self._free.append(fd)
+        else:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    @property
+    def made(self) -> int:
+        """How many namespaces this process has made."""
+        return self._made
+
+    def _forget(self) -> None:
+        # A forked child (a prefork worker) must not hand out its parent's namespaces: two
+        # processes would each give the same one to a bot at the same time.
+        for fd in self._free:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._free = []
+        self._lock = threading.Lock()
+
+
+def _make_netns() -> int:
+    """Make an empty network namespace and return an open descriptor of it."""
+    maker = subprocess.Popen(
+        [BOT_PYTHON, "-I", "-S", "-c", NETNS_MAKER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={},
+        close_fds=True,
+    )
+    assert maker.stdin is not None
+    assert maker.stdout is not None
+    assert maker.stderr is not None
+    try:
+        if maker.stdout.readline() != b"ready\n":
+            raise SandboxError(f"cannot make a network namespace for a bot: {maker.stderr.read().decode().strip()}")
+        fd = os.open(f"/proc/{maker.pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        if os.fstat(fd).st_ino == os.stat("/proc/self/ns/net").st_ino:
+            os.close(fd)
+            raise SandboxError("cannot make a network namespace for a bot: it is the worker's own")
+        return fd
+    finally:
+        maker.stdin.close()
+        maker.wait()
+        maker.stdout.close()
+        maker.stderr.close()
+
+
+NETNS_POOL = NetnsPool()
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def _enter_netns(fd: int) -> None:
+    """Move the calling process into the network namespace ``fd`` (root only; for ``preexec_fn``)."""
+    if _LIBC.setns(fd, CLONE_NEWNET) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"setns(CLONE_NEWNET): {os.strerror(error)}")
+
+
 def bwrap_command(
-    command: Sequence[str], bot_dir: Path, runtime_dir: Path, limits: Limits, seccomp_fd: int
+    command: Sequence[str],
+    bot_dir: Path,
+    runtime_dir: Path,
+    limits: Limits,
+    seccomp_fd: int,
+    *,
+    own_netns: bool = True,
 ) -> list[str]:
-    """Return the bubblewrap command line that runs ``command`` (paths inside the sandbox)."""
+    """Return the bubblewrap command line that runs ``command`` (paths inside the sandbox).
+
+    ``own_netns=False`` when the bot has already entered an empty network
+    namespace of the worker's pool (:class:`NetnsPool`): every other namespace is new.
+    """
+    namespaces = ["--unshare-all"] if own_netns else ["--unshare-ipc", "--unshare-pid", "--unshare-uts",
+                                                      "--unshare-cgroup-try"]  # fmt: skip
     argv = [
         BWRAP,
-        "--unshare-all",
+        *namespaces,
         "--unshare-user",
         "--disable-userns",
         "--die-with-parent",
@@ -908,14 +1056,18 @@ def start_bot(
     seccomp_file.write(program)
     seccomp_file.seek(0)
     seccomp_fd = seccomp_file.fileno()
-    argv = bwrap_command(with_started_marker(command), bot_dir, runtime_dir, limits, seccomp_fd)
     as_root = os.geteuid() == 0
+    netns = NETNS_POOL.acquire() if as_root else None
+    argv = bwrap_command(with_started_marker(command), bot_dir, runtime_dir, limits, seccomp_fd,
+                         own_netns=netns is None)  # fmt: skip
     if as_root:
         _adopt_orphans()
     uid = uid_base + slot
     rlimits = backstop_rlimits(limits, own_uid=as_root)
 
     def enter_sandbox() -> None:  # runs in the child between fork and exec: no imports, no allocation-heavy work
+        if netns is not None:
+            _enter_netns(netns)
         if cgroup is not None:
             cgroup.join_from_child()
         for which, value in rlimits:
@@ -938,9 +1090,10 @@ def start_bot(
             start_new_session=True,
         )
     except BaseException:
-        if cgroup is not None:
-            cgroup.remove()
+        removed = cgroup.remove() if cgroup is not None else False
+        if netns is not None:
+            NETNS_POOL.release(netns, reusable=removed)
         raise
     finally:
         seccomp_file.close()  # the child has its own copy of the descriptor
-    return BotProcess(popen=popen, cgroup=cgroup, sandboxed=True, uid=uid if as_root else None)
+    return BotProcess(popen=popen, cgroup=cgroup, sandboxed=True, uid=uid if as_root else None, netns=netns)

@@ -31,7 +31,6 @@ sandbox's system Python. docs/protocol.md specifies the protocol itself.
 from __future__ import annotations
 
 import io
-import json
 import sys
 
 from bots.sdk.protocol import (
@@ -43,6 +42,7 @@ from bots.sdk.protocol import (
     START,
     ProtocolError,
     encode_action,
+    loads,
 )
 
 # Kept out of a bot's start-up (typing and traceback cost about 5 ms to import): types for
@@ -131,14 +131,14 @@ def _serve(bot: _Bot, source: IO[Any], out: IO[Any], log: IO[str]) -> None:
     write = out.write
     flush = out.flush
     readline = source.readline
-    loads = json.loads
+    decode = loads
     started = bot.instance is not None
     while True:
         line = readline()
         if not line:
             return  # end of input: the referee is gone or the series was stopped
         try:
-            message = loads(line)
+            message = decode(line)
             kind = message["type"]
         except (ValueError, TypeError, KeyError) as exc:
             if not line.strip():

@@ -315,3 +315,49 @@ def test_it_encodes_integer_like_actions_and_refuses_booleans() -> None:
         encode_action(True)
     with pytest.raises(ProtocolError, match=r"float 3\.0"):
         encode_action(3.0)
+
+
+# -- the SDK's own reading of JSON (no `json` package at start-up) --------------------------------
+JSON_TEXTS = [
+    '{"type": "request", "observation": {"history": ["a", "b"]}, "legal_actions": [0, 1, 2]}\n',
+    '  {"a": [1, -2, 3.5e-3, true, false, null, "é\\u00e9\\ud83d\\ude00"]}  \r\n',
+    "[]",
+    '"text"',
+    "12345678901234567890123",
+    '{"x": NaN, "y": Infinity, "z": -Infinity}',
+    '{"a": 1, "a": 2}',
+]
+NOT_JSON = [
+    "",
+    "   \n",
+    "{",
+    '{"a": 1} trailing',
+    '{"a": 1}{"b": 2}',
+    "{'a': 1}",
+    '{"a": "\x01"}',  # a control character inside a string: strict, as json.loads
+    "[1, 2,]",
+    "nul",
+    b'{"a": "\xff"}',  # not UTF-8
+]
+
+
+@pytest.mark.parametrize("text", JSON_TEXTS)
+def test_the_sdk_reads_every_json_text_as_json_loads_does(text: str) -> None:
+    from bots.sdk.protocol import loads
+
+    for line in (text, text.encode()):
+        assert repr(loads(line)) == repr(json.loads(line))
+
+
+@pytest.mark.parametrize("text", NOT_JSON)
+def test_the_sdk_refuses_what_json_loads_refuses_with_the_same_complaint(text: str | bytes) -> None:
+    from bots.sdk.protocol import loads
+
+    complaints = []
+    for reader in (json.loads, loads):
+        try:
+            reader(text)
+        except ValueError as refused:  # JSONDecodeError, or UnicodeDecodeError for bytes that are not UTF-8
+            complaints.append((type(refused), str(refused).split(":")[0]))
+    assert len(complaints) == 2
+    assert complaints[0] == complaints[1]

@@ -130,8 +130,8 @@ class Series:
         player = self.hostile if player is None else player
         return self.document["stderr"][player]["text"]
 
-    def reports(self) -> dict[str, str]:
-        return reports(self.stderr())
+    def reports(self, player: int | None = None) -> dict[str, str]:
+        return reports(self.stderr(player))
 
     def decision_ms(self, player: int) -> list[float]:
         """Return the time each of ``player``'s answered decisions took."""

@@ -51,14 +51,14 @@ def test_no_network_loopback_host_or_internet(arena) -> None:
     tcp = {probe: outcome for probe, outcome in reports.items() if probe.startswith("tcp ")}
     assert len(tcp) == 5 + 3 * len(addresses), reports
     assert not [outcome for outcome in tcp.values() if outcome.startswith("OK")], tcp
-    # Loopback is the sandbox's own, with nothing listening: the host's Redis and PostgreSQL are not there.
-    for probe in ("tcp 127.0.0.1 6379", "tcp 127.0.0.1 5432", "tcp ::1 6379"):
-        assert tcp[probe].startswith(("ConnectionRefusedError", "OSError: [Errno 99]")), tcp[probe]
-    # Anything else has no route at all and fails at once, never after a timeout.
+    # Nothing has a route, not even loopback (the sandbox's own `lo` is down: the host's Redis and
+    # PostgreSQL are not there), and every probe fails at once, never after a timeout.
     for probe, outcome in tcp.items():
-        if not probe.startswith(("tcp 127.", "tcp ::1 ")):
+        if ":" in probe.split()[1]:  # IPv6 has no address at all while `lo` is down
+            assert "[Errno 99] Cannot assign requested address" in outcome, (probe, outcome)
+        else:
             assert UNREACHABLE in outcome, (probe, outcome)
-            assert elapsed(outcome) < 0.5, (probe, outcome)
+        assert elapsed(outcome) < 0.5, (probe, outcome)
     assert UNREACHABLE in reports["udp 1.1.1.1 53"]
     assert reports["interfaces"] == "OK ['lo']"
     assert reports["packet socket"].startswith("PermissionError"), reports["packet socket"]
@@ -71,6 +71,31 @@ def test_no_name_resolution(arena) -> None:
     for name in ("example.com", "redis", "postgres", "localhost"):
         assert reports[f"lookup {name}"].startswith("gaierror"), reports
         assert float(reports[f"lookup {name} took"].split()[0]) < 1.0, reports
+
+
+def test_each_running_bot_has_a_network_namespace_of_its_own_and_finds_nothing_an_earlier_one_left(arena) -> None:
+    """Namespaces are pooled per worker (workers.sandbox.NetnsPool): never two bots in one at a time."""
+    host = os.readlink("/proc/self/ns/net")
+    seen: list[set[str]] = []
+    for _ in range(2):  # the second series gets the namespaces the first one gave back
+        series = arena.play("netns_neighbour", "netns_neighbour")
+        series.assert_completed()
+        found = [series.reports(player) for player in (0, 1)]
+        namespaces = {seat["namespace"] for seat in found}
+        assert len(namespaces) == 2
+        assert host not in {name.removeprefix("OK ").strip("'") for name in namespaces}
+        seen.append(namespaces)
+        for seat in found:
+            # Alone: the name both seats bind is free, and the only listener is its own.
+            assert seat["bind shared name"] == "OK None", seat
+            assert seat["connect shared name"] == "OK None", seat
+            # Nothing of another bot, earlier or concurrent: its own unix socket is the one socket there.
+            assert seat["sockets unix"] in ("OK 0", "OK 1"), seat
+            for table in ("tcp", "tcp6", "udp", "udp6", "raw", "packet"):
+                assert seat[f"sockets {table}"] in ("OK 0", "FileNotFoundError"), (table, seat)
+            # No capability over the namespace: its loopback stays down.
+            assert seat["loopback up"].startswith("PermissionError"), seat
+    assert seen[0] == seen[1]  # the same two namespaces, each passed on only once its bot had gone
 
 
 @pytest.fixture
