@@ -20,6 +20,7 @@ import json
 import os
 import random
 import selectors
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -105,8 +106,8 @@ class SeriesSpec:
     limits: Limits = field(default_factory=Limits)
     sandbox: str = "auto"  # auto (bwrap, or an error saying why not), bwrap, none
     # Worker slot: bot i runs as host uid uid_base + slot * 8 + i, so bots of
-    # concurrent series never share a uid (nor its process limit). None picks
-    # one from this process's pid, for local runs.
+    # concurrent series never share a uid (nor its process limit). None leases
+    # one for the length of the series (SlotLeases): what workers and local runs use.
     slot: int | None = None
     uid_base: int = 100000
     max_line_bytes: int = 64 * 1024
@@ -154,6 +155,43 @@ def _dumps(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
+SLOTS = 8192  # bot uids run from uid_base to uid_base + SLOTS * 8 - 1
+
+
+class SlotLeases:
+    """Worker slots for referees that were given none: distinct for every series running in this process.
+
+    A match worker's process runs one series at a time, but the embedded
+    platform runs several in threads of one process: each needs slots of its
+    own, or their bots would share uids (and one series' clean-up would wait
+    for, and could reap, the other's bots). Slot ``(pid * 8 + lease) % SLOTS``
+    keeps processes apart as the pid alone did before.
+    """
+
+    def __init__(self) -> None:
+        self._held: set[int] = set()
+        self._lock = threading.Lock()
+
+    def lease(self) -> tuple[int, int]:
+        """Return ``(lease, slot)``: the lowest lease no running series holds, and its slot."""
+        with self._lock:
+            lease = next(number for number in range(len(self._held) + 1) if number not in self._held)
+            self._held.add(lease)
+        return lease, process_slot(os.getpid(), lease)
+
+    def give_back(self, lease: int) -> None:
+        with self._lock:
+            self._held.discard(lease)
+
+
+def process_slot(pid: int, lease: int = 0) -> int:
+    """Return the slot of process ``pid``'s ``lease``-th series running at once."""
+    return (pid * 8 + lease) % SLOTS
+
+
+SLOT_LEASES = SlotLeases()
+
+
 class Referee:
     """Runs one series; use :func:`run_series`."""
 
@@ -170,7 +208,8 @@ class Referee:
         if problem:
             raise ValueError(problem)
         self.mode = resolve_mode(spec.sandbox)
-        self.slot = os.getpid() % 8192 if spec.slot is None else spec.slot
+        self.slot = spec.slot  # leased by start_bots when not given
+        self._lease: int | None = None
         self.log = log or (lambda message: None)
         self.seats: list[Seat] = []
         self.selector = selectors.DefaultSelector()
@@ -178,6 +217,9 @@ class Referee:
     # -- process plumbing -----------------------------------------------------------
     def start_bots(self) -> None:
         staging = shared_staging()
+        if self.slot is None:
+            self._lease, self.slot = SLOT_LEASES.lease()
+        slot = self.slot
         for player, package in enumerate(self.spec.bots):
             bot_dir = staging.add_bot(package.directory, package.sha256)
             process = start_bot(
@@ -185,7 +227,7 @@ class Referee:
                 bot_dir,
                 runtime_dir=staging.runtime,
                 limits=self.spec.limits,
-                slot=self.slot * 8 + player,
+                slot=slot * 8 + player,
                 mode=self.mode,
                 uid_base=self.spec.uid_base,
             )
@@ -213,6 +255,9 @@ class Referee:
             self._pump(seat, 0)
             seat.process.kill()
         self.selector.close()
+        if self._lease is not None:
+            SLOT_LEASES.give_back(self._lease)
+            self._lease = None
 
     def _send(self, seat: Seat, message: dict[str, Any]) -> None:
         seat.pending += _dumps(message)

@@ -47,12 +47,13 @@ from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.recording import recompute_season
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat, SeriesState
+from workers.referee import process_slot
 
 REPO = Path(__file__).resolve().parents[2]
 REDIS_URL = "redis://127.0.0.1:6379/12"  # this test's own index (the match worker tests use 13)
 SERIES = 6
 GAMES = 2
-#: The referee runs a pool process's bots as UID_BASE + (pid % 8192) * 8 + player (workers/referee.py).
+#: The referee runs a pool process's bots as UID_BASE + process_slot(pid) * 8 + player (workers/referee.py).
 UID_BASE = 100000
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -67,7 +68,7 @@ def pool_children(pid: int) -> list[int]:
 
 
 def slot_uids(pool_pid: int) -> set[int]:
-    slot = pool_pid % 8192
+    slot = process_slot(pool_pid)
     return {UID_BASE + slot * 8, UID_BASE + slot * 8 + 1}
 
 

@@ -22,6 +22,7 @@ from celery import Celery
 
 import engines
 from workers.celery_app import configure
+from workers.referee import process_slot
 
 REPO = Path(__file__).resolve().parents[2]
 REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -138,14 +139,14 @@ def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, t
     victim = None
     while time.monotonic() < deadline and victim is None:
         for child in pool_children(worker.pid):
-            slot = child % 8192
+            slot = process_slot(child)
             if processes_of_uids({100000 + slot * 8, 100000 + slot * 8 + 1}):
                 victim = child
         time.sleep(0.05)
     assert victim is not None, "the series never started"
     time.sleep(0.5)
     os.kill(victim, signal.SIGKILL)
-    slot = victim % 8192
+    slot = process_slot(victim)
     outcome = result.get(timeout=180)  # acks_late + reject_on_worker_lost: the series went back to the queue
     assert outcome["series_id"] == 7
     assert len(outcome["result"]["games"]) == 4
