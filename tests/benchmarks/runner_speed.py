@@ -16,7 +16,7 @@ pins itself and its children to one core and prints Markdown tables:
   start-up and teardown of both sandboxes included;
 * as a diagnosis of where the time goes, the same per-decision figure with
   freezing switched off (not a mode the referee offers), and the start-up of
-  the bare interpreter and of ``import json`` in it.
+  the interpreter without ``site`` (as bots run) and of ``import json``.
 
 Figures and the command are recorded in docs/benchmarks.md.
 """
@@ -182,12 +182,18 @@ def main() -> None:
             with freezing_switched_off():
                 unfrozen = steady_decision_us(package, mode)
             rows.append((mode, start, decision, unfrozen, rate))
-    print(f"Bare JSON echo round trip (request line {len(sample_request())} bytes): {echo:.0f} µs median\n")
-    print("| runner | bot start-up to first answer | referee per decision | vs echo | 4-game series/s |")
-    print("|---|---:|---:|---:|---:|")
+    bare = command_ms(["/usr/bin/python3", "-c", "pass"])
+    print(f"Bare JSON echo round trip (request line {len(sample_request())} bytes): {echo:.0f} µs median")
+    print(f"`/usr/bin/python3 -c pass`: {bare:.1f} ms median\n")
+    print(
+        "| runner | bot start-up to first answer | vs `python3 -c pass` | referee per decision | vs echo | 4-game series/s |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
     for mode, start, decision, _, rate in rows:
         name = "sandboxed (bwrap, cgroup, seccomp)" if mode == "bwrap" else "plain processes (--no-sandbox)"
-        print(f"| {name} | {start:.1f} ms | {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |")
+        print(
+            f"| {name} | {start:.1f} ms | {start / bare:.2f}x | {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |"
+        )
     print("\nDiagnosis:\n")
     print("| what | time |")
     print("|---|---:|")
@@ -196,8 +202,10 @@ def main() -> None:
             f"| referee per decision, {mode}, freezing switched off | {unfrozen:.0f} µs ({unfrozen / echo:.2f}x echo) |"
         )
         print(f"| ... so freezing and thawing cost, {mode} | {decision - unfrozen:.0f} µs |")
-    for code in ("pass", "import json"):
-        print(f"| /usr/bin/python3 -s -c '{code}' | {command_ms(['/usr/bin/python3', '-s', '-c', code]):.1f} ms |")
+    for flags, code in (("-S", "pass"), ("-s", "import json")):
+        print(
+            f"| /usr/bin/python3 {flags} -c '{code}' | {command_ms(['/usr/bin/python3', flags, '-c', code]):.1f} ms |"
+        )
 
 
 if __name__ == "__main__":
