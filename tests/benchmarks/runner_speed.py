@@ -186,13 +186,15 @@ def main() -> None:
     print(f"Bare JSON echo round trip (request line {len(sample_request())} bytes): {echo:.0f} µs median")
     print(f"`/usr/bin/python3 -c pass`: {bare:.1f} ms median\n")
     print(
-        "| runner | bot start-up to first answer | vs `python3 -c pass` | referee per decision | vs echo | 4-game series/s |"
+        "| runner | bot start-up to first answer | vs `python3 -c pass` "
+        "| referee per decision | vs echo | 4-game series/s |"
     )
     print("|---|---:|---:|---:|---:|---:|")
     for mode, start, decision, _, rate in rows:
         name = "sandboxed (bwrap, cgroup, seccomp)" if mode == "bwrap" else "plain processes (--no-sandbox)"
         print(
-            f"| {name} | {start:.1f} ms | {start / bare:.2f}x | {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |"
+            f"| {name} | {start:.1f} ms | {start / bare:.2f}x "
+            f"| {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |"
         )
     print("\nDiagnosis:\n")
     print("| what | time |")
