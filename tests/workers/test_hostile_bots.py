@@ -159,6 +159,25 @@ def test_flooding_stdout_without_a_newline_is_line_too_long_and_not_buffered(are
     assert buffered[0] <= 4096 + 65536, buffered
 
 
+def test_flooding_stdout_from_the_start_is_a_forfeit_and_not_buffered(arena, monkeypatch) -> None:
+    buffered = [0]
+    pump = Referee._pump
+
+    def measuring_pump(self: Referee, seat: Any, timeout: float) -> None:
+        pump(self, seat, timeout)
+        buffered[0] = max(buffered[0], *(len(s.out) for s in self.seats))
+
+    monkeypatch.setattr(workers.referee.Referee, "_pump", measuring_pump)
+    bot = arena.package("stdout_flood", files={"flood_at_start": ""})
+    series = arena.play(bot, time_control=arena.short, max_line_bytes=4096)
+    # Output before its first request, or, if the request went out before the flood arrived, an
+    # endless line: either way that bot's forfeit.
+    assert len(series.forfeits) == 1
+    assert series.forfeits[0]["player"] == 0
+    assert series.forfeits[0]["reason"] in (MALFORMED_OUTPUT, LINE_TOO_LONG)
+    assert buffered[0] <= 4096 + 65536, buffered
+
+
 def test_flooding_stderr_is_capped_and_the_series_completes(arena) -> None:
     series = arena.play("stderr_flood", stderr_cap_bytes=4096)
     series.assert_completed()
