@@ -1,24 +1,26 @@
 """A bot's record against each opponent bot, per season, and how sure that record is.
 
 Read from SeriesSeat (rank and points are filled in when a series is
-recorded), never from result documents, so a bot with thousands of series
-costs one query. Who did better in a series is decided by rank (0 is best,
-ties share a rank), or by points when no rank was recorded; with more than two
-players every other seat counts as one pairing.
+recorded), never from result documents, and summed in the database, so a bot
+with thousands of series costs one query that returns a row per opponent.
+Who did better in a series is decided by rank (0 is best, ties share a rank),
+or by points when no rank was recorded; with more than two players every
+other seat counts as one pairing.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
-from arena.bots.models import Bot
+from django.db import connection
+
+from arena.bots.models import Bot, BotVersion
 from arena.ratings.models import Rating
 from arena.ratings.recording import season_parameters
 from arena.seasons.models import Season
-from arena.series.models import SeriesSeat, SeriesState
+from arena.series.models import Series, SeriesSeat, SeriesState
 from arena.web.stats import wilson_interval, win_probability
 
 
@@ -62,15 +64,40 @@ class SeasonRecords:
     hidden: int = 0  # opponents left out of ``records`` (the least played)
 
 
-def compare(mine: dict[str, Any], theirs: dict[str, Any]) -> int | None:
-    """Return 1 if my seat did better, 0 level, -1 worse, or None when the series has no ranks or points yet."""
-    if mine["rank"] is not None and theirs["rank"] is not None:
-        a, b = -mine["rank"], -theirs["rank"]
-    elif mine["points"] is not None and theirs["points"] is not None:
-        a, b = Decimal(mine["points"]), Decimal(theirs["points"])
-    else:
-        return None
-    return (a > b) - (a < b)
+#: Per pairing of one of the bot's seats with another seat of a done series: 1 if the bot's seat did
+#: better, 0 level, -1 worse (rank first, 0 the best; points when either rank is missing), NULL when
+#: neither is recorded; the series' seat count; and how many of its seats are the bot's. Summed
+#: per season and opponent bot in the database, so a bot with thousands of series returns one
+#: row per opponent rather than every seat (docs/benchmarks.md, "Web load").
+PAIRINGS = """
+SELECT season_id, opponent,
+       SUM(CASE WHEN outcome > 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN outcome = 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN outcome < 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN seats = 2 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN seats = 2 AND outcome > 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN seats = 2 AND outcome = 0 THEN 1 ELSE 0 END)
+FROM (
+    SELECT series.season_id AS season_id, their_version.bot_id AS opponent,
+           CASE
+               WHEN mine.rank IS NOT NULL AND theirs.rank IS NOT NULL THEN
+                   CASE WHEN mine.rank < theirs.rank THEN 1 WHEN mine.rank = theirs.rank THEN 0 ELSE -1 END
+               WHEN mine.points IS NOT NULL AND theirs.points IS NOT NULL THEN
+                   CASE WHEN mine.points > theirs.points THEN 1 WHEN mine.points = theirs.points THEN 0 ELSE -1 END
+           END AS outcome,
+           (SELECT COUNT(*) FROM {seat} every WHERE every.series_id = mine.series_id) AS seats,
+           (SELECT COUNT(*) FROM {seat} own JOIN {version} own_version ON own_version.id = own.version_id
+             WHERE own.series_id = mine.series_id AND own_version.bot_id = %s) AS own_seats
+    FROM {seat} mine
+    JOIN {version} my_version ON my_version.id = mine.version_id
+    JOIN {series} series ON series.id = mine.series_id
+    JOIN {seat} theirs ON theirs.series_id = mine.series_id AND theirs.id <> mine.id
+    JOIN {version} their_version ON their_version.id = theirs.version_id
+    WHERE my_version.bot_id = %s AND series.state = %s
+) pairings
+WHERE outcome IS NOT NULL AND own_seats = 1
+GROUP BY season_id, opponent
+"""
 
 
 def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
@@ -78,56 +105,32 @@ def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
 
     With ``limit``, each season keeps its ``limit`` most played opponents (by name
     among equals) and counts the others in ``hidden``: a long season meets hundreds.
+    A series with two versions of the bot in it counts for neither.
     """
-    seats = (
-        SeriesSeat.objects.filter(
-            series__in=SeriesSeat.objects.filter(version__bot=bot).values("series_id"), series__state=SeriesState.DONE
-        )
-        .values(
-            "series_id",
-            "series__season_id",
-            "version__bot_id",
-            "version__bot__name",
-            "version__bot__owner__username",
-            "points",
-            "rank",
-        )
-        .order_by("series_id", "seat")
+    query = PAIRINGS.format(
+        seat=SeriesSeat._meta.db_table, version=BotVersion._meta.db_table, series=Series._meta.db_table
     )
-    by_series: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for seat in seats:
-        by_series[seat["series_id"]].append(seat)
+    with connection.cursor() as cursor:
+        cursor.execute(query, [bot.pk, bot.pk, SeriesState.DONE])
+        rows = cursor.fetchall()
+    names = {
+        row["pk"]: row
+        for row in Bot.objects.filter(pk__in={row[1] for row in rows}).values("pk", "name", "owner__username")
+    }
     records: dict[tuple[int, int], Record] = {}
-    for series_seats in by_series.values():
-        mine = [s for s in series_seats if s["version__bot_id"] == bot.pk]
-        if len(mine) != 1:
-            continue  # a bot never plays itself; two versions of one bot in a series would be
-        duel = len(series_seats) == 2
-        for theirs in series_seats:
-            if theirs is mine[0]:
-                continue
-            result = compare(mine[0], theirs)
-            if result is None:
-                continue
-            key = (theirs["series__season_id"], theirs["version__bot_id"])
-            record = records.get(key)
-            if record is None:
-                record = records[key] = Record(
-                    season_id=key[0],
-                    opponent_id=key[1],
-                    opponent=theirs["version__bot__name"],
-                    owner=theirs["version__bot__owner__username"],
-                )
-            if result > 0:
-                record.won += 1
-            elif result == 0:
-                record.drawn += 1
-            else:
-                record.lost += 1
-            if duel:
-                record.duel_series += 1
-                record.duel_won += result > 0
-                record.duel_drawn += result == 0
+    for season_id, opponent_id, won, drawn, lost, duels, duels_won, duels_drawn in rows:
+        records[(season_id, opponent_id)] = Record(
+            season_id=season_id,
+            opponent_id=opponent_id,
+            opponent=names[opponent_id]["name"],
+            owner=names[opponent_id]["owner__username"],
+            won=won,
+            drawn=drawn,
+            lost=lost,
+            duel_series=duels,
+            duel_won=duels_won,
+            duel_drawn=duels_drawn,
+        )
     hidden: dict[int, int] = defaultdict(int)
     if limit is not None:
         by_season: dict[int, list[tuple[int, int]]] = defaultdict(list)
