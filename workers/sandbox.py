@@ -1046,9 +1046,16 @@ def start_bot(
         )
         return BotProcess(popen=popen, cgroup=None, sandboxed=False)
 
-    cgroup = create_bot_cgroup(
-        CgroupLimits(memory_bytes=limits.memory_mb * MB, pids=limits.pids, cpu_cores=limits.cpu_cores)
-    )
+    as_root = os.geteuid() == 0
+    netns = NETNS_POOL.acquire() if as_root else None  # first: a SandboxError here leaves nothing behind
+    try:
+        cgroup = create_bot_cgroup(
+            CgroupLimits(memory_bytes=limits.memory_mb * MB, pids=limits.pids, cpu_cores=limits.cpu_cores)
+        )
+    except BaseException:
+        if netns is not None:
+            NETNS_POOL.release(netns, reusable=True)  # no process ever entered it
+        raise
     if cgroup is not None:
         cgroup.watch_memory()
     program = _cached_seccomp_program()
@@ -1056,8 +1063,6 @@ def start_bot(
     seccomp_file.write(program)
     seccomp_file.seek(0)
     seccomp_fd = seccomp_file.fileno()
-    as_root = os.geteuid() == 0
-    netns = NETNS_POOL.acquire() if as_root else None
     argv = bwrap_command(with_started_marker(command), bot_dir, runtime_dir, limits, seccomp_fd,
                          own_netns=netns is None)  # fmt: skip
     if as_root:
