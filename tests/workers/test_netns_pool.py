@@ -37,7 +37,7 @@ def test_a_namespace_given_back_is_handed_on_and_one_that_is_not_is_closed(sandb
     assert namespace_of(again) == made
     assert pool.made == 1
     pool.release(again, reusable=False)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="Bad file descriptor"):
         os.fstat(again)  # closed: it dies with its last process
     fresh = pool.acquire()
     assert pool.made == 2
@@ -77,7 +77,7 @@ def test_a_bot_whose_processes_may_outlive_it_does_not_pass_its_namespace_on(
     monkeypatch.setattr(BotCgroup, "remove", lambda self: removed(self) and False)  # as if a process were left
     process.kill()
     assert netns not in NETNS_POOL._free
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="Bad file descriptor"):
         os.fstat(netns)
 
 
