@@ -164,8 +164,7 @@ class SlotLeases:
     A match worker's process runs one series at a time, but the embedded
     platform runs several in threads of one process: each needs slots of its
     own, or their bots would share uids (and one series' clean-up would wait
-    for, and could reap, the other's bots). Slot ``(pid * 8 + lease) % SLOTS``
-    keeps processes apart as the pid alone did before.
+    for, and could reap, the other's bots). Each lease's slot: :func:`process_slot`.
     """
 
     def __init__(self) -> None:
@@ -185,8 +184,13 @@ class SlotLeases:
 
 
 def process_slot(pid: int, lease: int = 0) -> int:
-    """Return the slot of process ``pid``'s ``lease``-th series running at once."""
-    return (pid * 8 + lease) % SLOTS
+    """Return the slot of process ``pid``'s ``lease``-th series running at once.
+
+    A process's first series has the slot its pid always gave (``pid % SLOTS``), so two
+    processes collide no more often than before; further leases step by an odd number,
+    which keeps every lease of one process on a slot of its own.
+    """
+    return (pid + lease * 4099) % SLOTS
 
 
 SLOT_LEASES = SlotLeases()

@@ -122,3 +122,10 @@ def test_series_running_side_by_side_in_one_process_get_slots_and_uids_of_their_
         assert [game["forfeit"] for game in document["games"]] == [None, None]
     assert len(set(slots)) == 4, slots  # four bots, four slots, so four uids
     assert not workers.referee.SLOT_LEASES._held  # every lease given back
+
+
+def test_a_processs_first_slot_is_its_pids_and_its_leases_never_share_one() -> None:
+    from workers.referee import SLOTS, process_slot
+
+    assert process_slot(123456) == 123456 % SLOTS  # processes collide no more often than by pid alone
+    assert len({process_slot(123456, lease) for lease in range(64)}) == 64
