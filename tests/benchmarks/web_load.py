@@ -16,7 +16,8 @@ postgres://user:password@host:port`` for another). It
    rating for each, 1,000,000 done series over 90 days with their seats
    (points, game wins, rank), game records, result documents (one of the
    played documents each, with the series' own players and seed) and two
-   rating-history rows each; then VACUUM ANALYZE. The ratings are a random
+   rating-history rows each; then sums them into the bot pages' pair records
+   (as the beat does) and runs VACUUM ANALYZE. The ratings are a random
    walk: realistic in shape, not a TrueSkill computation;
 4. serves the site with gunicorn (``--workers``, DEBUG off, this database),
    and from a second process on the loopback requests each endpoint: the
@@ -64,6 +65,8 @@ SCRATCH = "arena_web_bench"  # not recording_speed.py's arena_bench: the two may
 USERS, BOTS, TWICE_UPLOADED = 2_000, 6_000, 4_000  # 4,000 bots x 2 versions + 2,000 x 1 = 10,000 versions
 SEASON_DAYS = 90
 LEADERBOARD_GOAL_MS, PAGE_GOAL_MS = 50.0, 100.0
+#: Series summed into the pair records per transaction after loading.
+FOLD_SEEDED = 50_000
 #: Series per progress line, and per transaction of the per-series COPY streams.
 PROGRESS_EVERY = 100_000
 
@@ -753,6 +756,8 @@ def seed(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     """Migrate, play the documents and load everything; print how long each step took; return the sampled ids."""
     from django.core.management import call_command
 
+    from arena.series.pairings import fold_all
+
     started = time.perf_counter()
     call_command("migrate", verbosity=0)
     migrated = time.perf_counter()
@@ -766,13 +771,17 @@ def seed(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     )
     ids = seed_database(database_url, args, documents)
     loaded = time.perf_counter()
+    # What the beat would have done as the series were recorded (arena/series/pairings.py).
+    fold_all(limit=FOLD_SEEDED)
+    folded = time.perf_counter()
     reset_sequences_and_analyze(database_url)
     done = time.perf_counter()
     with admin(args.server, SCRATCH) as conn:
         size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()[0]
     print(
         f"Seeded in {done - started:.0f} s: migrate {migrated - started:.0f} s, play {played - migrated:.0f} s, "
-        f"COPY {loaded - played:.0f} s, VACUUM ANALYZE {done - loaded:.0f} s; database {size}."
+        f"COPY {loaded - played:.0f} s, pair records {folded - loaded:.0f} s, VACUUM ANALYZE {done - folded:.0f} s; "
+        f"database {size}."
     )
     return ids
 

@@ -1,4 +1,4 @@
-"""Beat tasks on the platform queue: the matchmaker, the sweeper, and sending lost series again."""
+"""Beat tasks on the platform queue: the matchmaker, the sweeper, sending lost series again, the pair records."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from celery import shared_task
 from arena.matchmaking.inventory import resend_lost
 from arena.matchmaking.scheduling import schedule_round, sweep_overdue
 from arena.seasons.models import Season
+from arena.series.pairings import fold_all
 
 
 @shared_task(name="arena.matchmake")
@@ -27,3 +28,9 @@ def sweep_overdue_series_task() -> list[int]:
 def resend_lost_series_task() -> list[int]:
     """Send again the queued series Redis no longer holds anywhere (arena.matchmaking.inventory); return their ids."""
     return resend_lost()
+
+
+@shared_task(name="arena.fold_pair_records")
+def fold_pair_records_task() -> int:
+    """Add the series done since the last fold to the bot pages' pair records; return how many."""
+    return fold_all()

@@ -44,6 +44,9 @@ class Series(models.Model):
     failure_reason = models.TextField(blank=True, help_text="why it failed or was cancelled")
     replay_location = models.TextField(blank=True, help_text="where the replay sits in the artifact store")
     created = models.DateTimeField(auto_now_add=True)
+    folded = models.BooleanField(
+        default=False, help_text="done and counted in the PairRecord summaries (arena/series/pairings.py)"
+    )
 
     class Meta:
         verbose_name_plural = "series"
@@ -57,6 +60,8 @@ class Series(models.Model):
                 name="series_season_latest_finished",
                 condition=Q(state__in=[SeriesState.DONE, SeriesState.FAILED]),
             ),
+            # Done series not yet in the pair summaries: few, whatever the size of the ladder.
+            models.Index(fields=["id"], name="series_done_unfolded", condition=Q(state=SeriesState.DONE, folded=False)),
         )
 
     def __str__(self) -> str:
@@ -69,6 +74,34 @@ class Series(models.Model):
             return self.result_log.result
         except SeriesResultLog.DoesNotExist:
             return None
+
+
+class PairRecord(models.Model):
+    """How a bot's done series in a season went against one opponent bot, summed (arena/series/pairings.py).
+
+    One row per season, bot and opponent, for each of the two: a bot page reads
+    its few rows instead of every seat of its series, which lie all over a long
+    ladder's tables. Folded in by a beat task after the series are recorded,
+    never by the recorder itself; a series done but not yet folded is counted
+    from its seats, so what a page shows is exact at any moment.
+    """
+
+    season = models.ForeignKey(Season, models.CASCADE, related_name="+")
+    bot = models.ForeignKey("bots.Bot", models.CASCADE, related_name="+")
+    opponent = models.ForeignKey("bots.Bot", models.CASCADE, related_name="+")
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    # Series of exactly two seats: the Wilson interval is about one opponent at a time.
+    duel_series = models.PositiveIntegerField(default=0)
+    duel_won = models.PositiveIntegerField(default=0)
+    duel_drawn = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["bot", "season", "opponent"], name="pair_record_unique"),)
+
+    def __str__(self) -> str:
+        return f"bot {self.bot_id} against bot {self.opponent_id} in season {self.season_id}"
 
 
 class SeriesSeat(models.Model):

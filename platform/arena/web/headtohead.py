@@ -1,11 +1,12 @@
 """A bot's record against each opponent bot, per season, and how sure that record is.
 
-Read from SeriesSeat (rank and points are filled in when a series is
-recorded), never from result documents, and summed in the database, so a bot
-with thousands of series costs one query that returns a row per opponent.
-Who did better in a series is decided by rank (0 is best, ties share a rank),
-or by points when no rank was recorded; with more than two players every
-other seat counts as one pairing.
+Read from the pair records (arena/series/pairings.py: the seats of done
+series, summed per season, bot and opponent, with the series not summed yet
+counted from their seats), never from result documents, so a bot with
+thousands of series costs one query over a few rows. Who did better in a
+series is decided by rank (0 is best, ties share a rank), or by points when
+no rank was recorded; with more than two players every other seat counts as
+one pairing.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-
-from arena.bots.models import Bot, BotVersion
+from arena.bots.models import Bot
 from arena.ratings.models import Rating
 from arena.ratings.recording import season_parameters
 from arena.seasons.models import Season
-from arena.series.models import Series, SeriesSeat, SeriesState
+from arena.series.pairings import records_of
 from arena.web.stats import wilson_interval, win_probability
 
 
@@ -64,42 +63,6 @@ class SeasonRecords:
     hidden: int = 0  # opponents left out of ``records`` (the least played)
 
 
-#: Per pairing of one of the bot's seats with another seat of a done series: 1 if the bot's seat did
-#: better, 0 level, -1 worse (rank first, 0 the best; points when either rank is missing), NULL when
-#: neither is recorded; the series' seat count; and how many of its seats are the bot's. Summed
-#: per season and opponent bot in the database, so a bot with thousands of series returns one
-#: row per opponent rather than every seat (docs/benchmarks.md, "Web load").
-PAIRINGS = """
-SELECT season_id, opponent,
-       SUM(CASE WHEN outcome > 0 THEN 1 ELSE 0 END),
-       SUM(CASE WHEN outcome = 0 THEN 1 ELSE 0 END),
-       SUM(CASE WHEN outcome < 0 THEN 1 ELSE 0 END),
-       SUM(CASE WHEN seats = 2 THEN 1 ELSE 0 END),
-       SUM(CASE WHEN seats = 2 AND outcome > 0 THEN 1 ELSE 0 END),
-       SUM(CASE WHEN seats = 2 AND outcome = 0 THEN 1 ELSE 0 END)
-FROM (
-    SELECT series.season_id AS season_id, their_version.bot_id AS opponent,
-           CASE
-               WHEN mine.rank IS NOT NULL AND theirs.rank IS NOT NULL THEN
-                   CASE WHEN mine.rank < theirs.rank THEN 1 WHEN mine.rank = theirs.rank THEN 0 ELSE -1 END
-               WHEN mine.points IS NOT NULL AND theirs.points IS NOT NULL THEN
-                   CASE WHEN mine.points > theirs.points THEN 1 WHEN mine.points = theirs.points THEN 0 ELSE -1 END
-           END AS outcome,
-           (SELECT COUNT(*) FROM {seat} every WHERE every.series_id = mine.series_id) AS seats,
-           (SELECT COUNT(*) FROM {seat} own JOIN {version} own_version ON own_version.id = own.version_id
-             WHERE own.series_id = mine.series_id AND own_version.bot_id = %s) AS own_seats
-    FROM {seat} mine
-    JOIN {version} my_version ON my_version.id = mine.version_id
-    JOIN {series} series ON series.id = mine.series_id
-    JOIN {seat} theirs ON theirs.series_id = mine.series_id AND theirs.id <> mine.id
-    JOIN {version} their_version ON their_version.id = theirs.version_id
-    WHERE my_version.bot_id = %s AND series.state = %s
-) pairings
-WHERE outcome IS NOT NULL AND own_seats = 1
-GROUP BY season_id, opponent
-"""
-
-
 def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
     """Return the bot's records against its opponent bots, grouped by season, newest season first.
 
@@ -107,12 +70,7 @@ def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
     among equals) and counts the others in ``hidden``: a long season meets hundreds.
     A series with two versions of the bot in it counts for neither.
     """
-    query = PAIRINGS.format(
-        seat=SeriesSeat._meta.db_table, version=BotVersion._meta.db_table, series=Series._meta.db_table
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(query, [bot.pk, bot.pk, SeriesState.DONE])
-        rows = cursor.fetchall()
+    rows = records_of(bot.pk)
     names = {
         row["pk"]: row
         for row in Bot.objects.filter(pk__in={row[1] for row in rows}).values("pk", "name", "owner__username")

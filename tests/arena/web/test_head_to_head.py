@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from arena.series.models import Series, SeriesSeat, SeriesState
+from arena.series import pairings
+from arena.series.models import PairRecord, Series, SeriesSeat, SeriesState
 from arena.web.headtohead import head_to_head
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +24,7 @@ def series_of(season: Any, *seats: tuple[Any, int | None, str | None], state: st
     return series
 
 
-def table(bot: Any, limit: int | None = None) -> dict[str, tuple[int, ...]]:
-    """Opponent name -> (won, drawn, lost, duel series, duel won, duel drawn), over every season."""
+def read(bot: Any, limit: int | None = None) -> dict[str, tuple[int, ...]]:
     found = {}
     for group in head_to_head(bot, limit=limit):
         for record in group.records:
@@ -32,6 +32,21 @@ def table(bot: Any, limit: int | None = None) -> dict[str, tuple[int, ...]]:
                 record.won, record.drawn, record.lost, record.duel_series, record.duel_won, record.duel_drawn,
             )  # fmt: skip
     return found
+
+
+def table(bot: Any, limit: int | None = None) -> dict[str, tuple[int, ...]]:
+    """Opponent name -> (won, drawn, lost, duel series, duel won, duel drawn), over every season.
+
+    The same before the series are folded into the pair records, after one of them is, and
+    after all are: the page is exact whatever the beat has done.
+    """
+    before = read(bot, limit)
+    pairings.fold(limit=1)
+    assert read(bot, limit) == before
+    pairings.fold_all()
+    assert read(bot, limit) == before
+    assert not Series.objects.filter(state=SeriesState.DONE, folded=False).exists()
+    return before
 
 
 def test_ranks_decide_and_points_count_when_a_series_has_no_ranks(field: list[Any], running: Any) -> None:
@@ -97,3 +112,34 @@ def test_seasons_are_kept_apart_and_the_limit_keeps_the_most_played(
     assert [(r.opponent, r.series) for r in by_season["Spring"].records] == [("bob", 1), ("cy", 3)]
     assert by_season["Spring"].hidden == 1
     assert by_season["Spring"].records[1].owner == "cy"
+
+
+def test_a_fold_counts_each_series_once_and_a_series_done_later_is_counted_until_folded(
+    field: list[Any], running: Any
+) -> None:
+    ann, bob, _, _ = field
+    series_of(running, (ann, 0, "2"), (bob, 1, "0"))
+    series_of(running, (ann, 0, "2"), (bob, 1, "0"), state=SeriesState.RUNNING)
+    assert pairings.fold_all() == 1
+    assert pairings.fold_all() == 0  # nothing twice
+    assert PairRecord.objects.get(bot=ann.bot, opponent=bob.bot).won == 1
+    assert PairRecord.objects.get(bot=bob.bot, opponent=ann.bot).lost == 1
+    late = Series.objects.get(state=SeriesState.RUNNING)
+    late.state = SeriesState.DONE
+    late.save()
+    assert read(ann.bot) == {"bob": (2, 0, 0, 2, 2, 0)}  # one folded, one from its seats
+    assert pairings.fold_all() == 1
+    assert read(ann.bot) == {"bob": (2, 0, 0, 2, 2, 0)}
+    assert PairRecord.objects.get(bot=ann.bot, opponent=bob.bot).won == 2
+
+
+def test_the_beat_folds_done_series(field: list[Any], running: Any) -> None:
+    from django.conf import settings
+
+    from arena.ops.tasks import fold_pair_records_task
+
+    ann, bob, _, _ = field
+    series_of(running, (ann, 0, "2"), (bob, 1, "0"))
+    assert settings.CELERY_BEAT_SCHEDULE["fold-pair-records"]["task"] == fold_pair_records_task.name
+    assert fold_pair_records_task.apply().get() == 1
+    assert Series.objects.get().folded
