@@ -60,6 +60,12 @@ class Series(models.Model):
                 name="series_season_latest_finished",
                 condition=Q(state__in=[SeriesState.DONE, SeriesState.FAILED]),
             ),
+            # Queued and running series: few, whatever the size of the ladder (a bot page's versions).
+            models.Index(
+                fields=["id"],
+                name="series_active",
+                condition=Q(state__in=[SeriesState.QUEUED, SeriesState.RUNNING]),
+            ),
             # Done series not yet in the pair summaries: few, whatever the size of the ladder.
             models.Index(fields=["id"], name="series_done_unfolded", condition=Q(state=SeriesState.DONE, folded=False)),
         )

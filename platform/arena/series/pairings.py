@@ -16,9 +16,12 @@ result does none of this work: the recorder's throughput is untouched.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from arena.bots.models import BotVersion
+from arena.bots.models import Bot, BotVersion
 from arena.series.models import PairRecord, Series, SeriesSeat, SeriesState
 
 #: Series folded per transaction; a backlog (a ladder upgraded to this, or a burst) takes several.
@@ -69,26 +72,61 @@ def _summed(pairings: str) -> str:
     """
 
 
-def records_of(bot_id: int) -> list[tuple[int, int, int, int, int, int, int, int]]:
-    """Return ``(season, opponent, won, drawn, lost, duel series, duel won, duel drawn)`` rows of the bot.
+class OpponentRecord(NamedTuple):
+    """A bot's sums against one opponent bot in one season, as :func:`records_of` returns them."""
 
+    season_id: int
+    opponent_id: int
+    opponent: str
+    owner: str
+    won: int
+    drawn: int
+    lost: int
+    duel_series: int
+    duel_won: int
+    duel_drawn: int
+    opponents: int  # how many opponents the bot met in that season, shown or not
+
+
+def records_of(bot_id: int, limit: int | None = None) -> list[OpponentRecord]:
+    """Return the bot's sums per season and opponent; with ``limit``, each season's most played only.
+
+    The most played come first, the longest-registered opponent among equals.
     One statement: the folded sums and the done series not folded yet, added
-    up, as one snapshot (a fold committing meanwhile changes nothing).
+    up, as one snapshot (a fold committing meanwhile changes nothing), cut to
+    ``limit`` and then named in the database.
     """
     table = PairRecord._meta.db_table
+    bots, users = Bot._meta.db_table, get_user_model()._meta.db_table
     tail = _summed(_pairings("series.folded = %s AND my_version.bot_id = %s"))
-    sums = ", ".join(f"SUM({name})" for name in COUNTS)
+    sums = ", ".join(f"SUM({name}) AS {name}" for name in COUNTS)
+    columns = ", ".join(COUNTS)
     sql = f"""
-        SELECT season_id, opponent, {sums} FROM (
-            SELECT season_id, opponent_id AS opponent, {", ".join(COUNTS)} FROM {table} WHERE bot_id = %s
-            UNION ALL
-            SELECT season_id, opponent, {", ".join(COUNTS)} FROM ({tail}) tail
-        ) everything
-        GROUP BY season_id, opponent
+        SELECT placed.season_id, placed.opponent, opponent.name, owner.username, {columns}, opponents
+        FROM (
+            SELECT sums.*,
+                   COUNT(*) OVER (PARTITION BY season_id) AS opponents,
+                   ROW_NUMBER() OVER (PARTITION BY season_id ORDER BY won + drawn + lost DESC, opponent) AS place
+            FROM (
+                SELECT season_id, opponent, {sums} FROM (
+                    SELECT season_id, opponent_id AS opponent, {columns} FROM {table} WHERE bot_id = %s
+                    UNION ALL
+                    SELECT season_id, opponent, {columns} FROM ({tail}) tail
+                ) everything
+                GROUP BY season_id, opponent
+            ) sums
+        ) placed
+        JOIN {bots} opponent ON opponent.id = placed.opponent
+        JOIN {users} owner ON owner.id = opponent.owner_id
+        WHERE place <= %s
+        ORDER BY placed.season_id, place
     """
     with connection.cursor() as cursor:
-        cursor.execute(_compact(sql), [bot_id, SeriesState.DONE, False, bot_id])
-        return [tuple(int(value) for value in row) for row in cursor.fetchall()]  # type: ignore[misc]
+        cursor.execute(_compact(sql), [bot_id, SeriesState.DONE, False, bot_id, limit if limit is not None else 2**62])
+        return [
+            OpponentRecord(season, opponent, name, owner, *(int(count) for count in counts), int(opponents))
+            for season, opponent, name, owner, *counts, opponents in cursor.fetchall()
+        ]
 
 
 def _compact(sql: str) -> str:

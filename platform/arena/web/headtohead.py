@@ -11,7 +11,6 @@ one pairing.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,42 +65,30 @@ class SeasonRecords:
 def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
     """Return the bot's records against its opponent bots, grouped by season, newest season first.
 
-    With ``limit``, each season keeps its ``limit`` most played opponents (by name
-    among equals) and counts the others in ``hidden``: a long season meets hundreds.
+    With ``limit``, each season keeps its ``limit`` most played opponents (the
+    longest registered among equals) and counts the others in ``hidden``: a long
+    season meets hundreds.
     A series with two versions of the bot in it counts for neither.
     """
-    rows = records_of(bot.pk)
-    names = {
-        row["pk"]: row
-        for row in Bot.objects.filter(pk__in={row[1] for row in rows}).values("pk", "name", "owner__username")
-    }
     records: dict[tuple[int, int], Record] = {}
-    for season_id, opponent_id, won, drawn, lost, duels, duels_won, duels_drawn in rows:
-        records[(season_id, opponent_id)] = Record(
-            season_id=season_id,
-            opponent_id=opponent_id,
-            opponent=names[opponent_id]["name"],
-            owner=names[opponent_id]["owner__username"],
-            won=won,
-            drawn=drawn,
-            lost=lost,
-            duel_series=duels,
-            duel_won=duels_won,
-            duel_drawn=duels_drawn,
+    hidden: dict[int, int] = {}
+    for row in records_of(bot.pk, limit):
+        records[(row.season_id, row.opponent_id)] = Record(
+            season_id=row.season_id,
+            opponent_id=row.opponent_id,
+            opponent=row.opponent,
+            owner=row.owner,
+            won=row.won,
+            drawn=row.drawn,
+            lost=row.lost,
+            duel_series=row.duel_series,
+            duel_won=row.duel_won,
+            duel_drawn=row.duel_drawn,
         )
-    hidden: dict[int, int] = defaultdict(int)
-    if limit is not None:
-        by_season: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for key in records:
-            by_season[key[0]].append(key)
-        for season_id, keys in by_season.items():
-            keys.sort(key=lambda k: (-records[k].series, records[k].opponent.lower()))
-            for key in keys[limit:]:
-                del records[key]
-                hidden[season_id] += 1
+        hidden[row.season_id] = row.opponents - (limit if limit is not None else row.opponents)
     groups = _with_ratings(bot, records)
     for group in groups:
-        group.hidden = hidden[group.season.pk]
+        group.hidden = max(hidden[group.season.pk], 0)
     return groups
 
 

@@ -108,7 +108,7 @@ def test_seasons_are_kept_apart_and_the_limit_keeps_the_most_played(
     assert [group.season.name for group in groups] == ["Autumn", "Spring"]  # newest season first
     assert [(r.opponent, r.series) for r in by_season["Autumn"].records] == [("bob", 1)]
     assert by_season["Autumn"].hidden == 0
-    # The two most played of three, by name among equals (bob before dee), listed by name.
+    # The two most played of three, the longest registered among equals (bob before dee), listed by name.
     assert [(r.opponent, r.series) for r in by_season["Spring"].records] == [("bob", 1), ("cy", 3)]
     assert by_season["Spring"].hidden == 1
     assert by_season["Spring"].records[1].owner == "cy"

@@ -54,13 +54,16 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
         .select_related("season", "version")
         .order_by("-season__created", "-version__number")
     )
-    seats = (
-        SeriesSeat.objects.filter(version__bot=the_bot)
+    # A page of the bot's seats, newest first: ids from the (version, series) index alone, then
+    # only that page's rows with their series, seasons and players (not every series of the bot).
+    newest = SeriesSeat.objects.filter(version__in=[v.pk for v in versions]).order_by("-series_id")
+    page, page_notice = page_of(request, newest.values_list("pk", flat=True), SERIES_PER_PAGE)
+    page.object_list = list(
+        SeriesSeat.objects.filter(pk__in=list(page.object_list))
         .select_related("series__season", "version")
         .prefetch_related(Prefetch("series__seats", queryset=seats_prefetch().queryset))
-        .order_by("-series__created", "-series_id")
+        .order_by("-series_id")
     )
-    page, page_notice = page_of(request, seats, SERIES_PER_PAGE)
     changes = rating_changes([(seat.series_id, seat.version_id) for seat in page.object_list])
     for seat in page.object_list:
         seat.rating_change = changes.get((seat.series_id, seat.version_id))
