@@ -96,22 +96,24 @@ def rating_chart(history: Sequence[RatingPoint]) -> Chart | None:
     low, high = ticks[0], ticks[-1]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x(i: int) -> float:
-        return LEFT + (plot_w * i / (len(points) - 1) if len(points) > 1 else plot_w / 2)
+    # Each x once, as text: four lines of a few hundred points share them.
+    last = len(points) - 1
+    xs = [f"{LEFT + (plot_w * i / last if last else plot_w / 2):.1f}" for i in range(len(points))]
+    scale = plot_h / (high - low)
 
     def y(value: float) -> float:
-        return TOP + plot_h * (high - value) / (high - low)
+        return TOP + (high - value) * scale
 
     def path(values: list[float]) -> str:
-        return " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        return "M" + " L".join(f"{x},{y(v):.1f}" for x, v in zip(xs, values, strict=True))
 
-    upper = [f"{x(i):.1f},{y(p.mu + 3 * p.sigma):.1f}" for i, p in enumerate(points)]
-    lower = [f"{x(i):.1f},{y(p.conservative):.1f}" for i, p in enumerate(points)]
+    upper = [f"{x},{y(p.mu + 3 * p.sigma):.1f}" for x, p in zip(xs, points, strict=True)]
+    lower = [f"{x},{y(p.conservative):.1f}" for x, p in zip(xs, points, strict=True)]
     markers, marked = [], set()
-    for i, p in enumerate(points):  # where each version's ratings start (two versions may take turns)
+    for x, p in zip(xs, points, strict=True):  # where each version's ratings start (two versions may take turns)
         if p.version_number not in marked:
             marked.add(p.version_number)
-            markers.append(Marker(x=round(x(i), 1), label=f"v{p.version_number}"))
+            markers.append(Marker(x=float(x), label=f"v{p.version_number}"))
     return Chart(
         width=WIDTH,
         height=HEIGHT,
