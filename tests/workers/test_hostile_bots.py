@@ -144,7 +144,9 @@ def test_never_reading_stdin_times_out(arena) -> None:
     series.assert_forfeit(DECISION_TIMEOUT)
 
 
-def test_flooding_stdout_without_a_newline_is_line_too_long_and_not_buffered(arena, monkeypatch) -> None:
+@pytest.fixture
+def most_buffered(monkeypatch) -> list[int]:
+    """The most stdout the referee held for any bot at once, measured after every read."""
     buffered = [0]
     pump = Referee._pump
 
@@ -153,21 +155,17 @@ def test_flooding_stdout_without_a_newline_is_line_too_long_and_not_buffered(are
         buffered[0] = max(buffered[0], *(len(s.out) for s in self.seats))
 
     monkeypatch.setattr(workers.referee.Referee, "_pump", measuring_pump)
+    return buffered
+
+
+def test_flooding_stdout_without_a_newline_is_line_too_long_and_not_buffered(arena, most_buffered) -> None:
     series = arena.play("stdout_flood", time_control=arena.short, max_line_bytes=4096)
     series.assert_forfeit(LINE_TOO_LONG)
     # The bot floods on through the exit grace; the referee keeps at most a line and a read's worth.
-    assert buffered[0] <= 4096 + 65536, buffered
+    assert most_buffered[0] <= 4096 + 65536, most_buffered
 
 
-def test_flooding_stdout_from_the_start_is_a_forfeit_and_not_buffered(arena, monkeypatch) -> None:
-    buffered = [0]
-    pump = Referee._pump
-
-    def measuring_pump(self: Referee, seat: Any, timeout: float) -> None:
-        pump(self, seat, timeout)
-        buffered[0] = max(buffered[0], *(len(s.out) for s in self.seats))
-
-    monkeypatch.setattr(workers.referee.Referee, "_pump", measuring_pump)
+def test_flooding_stdout_from_the_start_is_a_forfeit_and_not_buffered(arena, most_buffered) -> None:
     bot = arena.package("stdout_flood", files={"flood_at_start": ""})
     series = arena.play(bot, time_control=arena.short, max_line_bytes=4096)
     # Output before its first request, or, if the request went out before the flood arrived, an
@@ -175,7 +173,7 @@ def test_flooding_stdout_from_the_start_is_a_forfeit_and_not_buffered(arena, mon
     assert len(series.forfeits) == 1
     assert series.forfeits[0]["player"] == 0
     assert series.forfeits[0]["reason"] in (MALFORMED_OUTPUT, LINE_TOO_LONG)
-    assert buffered[0] <= 4096 + 65536, buffered
+    assert most_buffered[0] <= 4096 + 65536, most_buffered
 
 
 def test_flooding_stderr_is_capped_and_the_series_completes(arena) -> None:
