@@ -15,7 +15,9 @@ pins itself and its children to one core and prints Markdown tables:
 * 4-game Watch series per second between two trivial sandboxed bots,
   start-up and teardown of both sandboxes included;
 * as a diagnosis of where the time goes, the same per-decision figure with
-  freezing switched off (not a mode the referee offers), and the start-up of
+  freezing switched off (not a mode the referee offers), with every
+  observation replaced by ``{}`` (the most a request that sends only what
+  changed could save), and with both; and the start-up of
   the interpreter without ``site`` (as bots run) and of ``import json``.
 
 Figures and the command are recorded in docs/benchmarks.md.
@@ -136,6 +138,18 @@ def steady_decision_us(package, mode: str) -> float:  # type: ignore[no-untyped-
 
 
 @contextlib.contextmanager
+def empty_observation() -> Iterator[None]:
+    """Diagnosis only: every request carries ``{}`` as its observation, the most a leaner request could save."""
+    state_type = type(engines.get("watch").new_initial_state())
+    saved = state_type.observation
+    state_type.observation = lambda self, player: {}  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        state_type.observation = saved  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
 def freezing_switched_off() -> Iterator[None]:
     """Diagnosis only: make freeze and thaw do nothing, to see what they cost."""
     saved = BotProcess.freeze, BotProcess.thaw
@@ -181,29 +195,37 @@ def main() -> None:
             rate = series_per_second(package, mode, args.series)
             with freezing_switched_off():
                 unfrozen = steady_decision_us(package, mode)
-            rows.append((mode, start, decision, unfrozen, rate))
-    bare = command_ms(["/usr/bin/python3", "-c", "pass"])
+            with empty_observation():
+                bare = steady_decision_us(package, mode)
+                with freezing_switched_off():
+                    bare_unfrozen = steady_decision_us(package, mode)
+            rows.append((mode, start, decision, unfrozen, rate, bare, bare_unfrozen))
+    python_start = command_ms(["/usr/bin/python3", "-c", "pass"])
     print(f"Bare JSON echo round trip (request line {len(sample_request())} bytes): {echo:.0f} µs median")
-    print(f"`/usr/bin/python3 -c pass`: {bare:.1f} ms median\n")
+    print(f"`/usr/bin/python3 -c pass`: {python_start:.1f} ms median\n")
     print(
         "| runner | bot start-up to first answer | vs `python3 -c pass` "
         "| referee per decision | vs echo | 4-game series/s |"
     )
     print("|---|---:|---:|---:|---:|---:|")
-    for mode, start, decision, _, rate in rows:
+    for mode, start, decision, _, rate, _, _ in rows:
         name = "sandboxed (bwrap, cgroup, seccomp)" if mode == "bwrap" else "plain processes (--no-sandbox)"
         print(
-            f"| {name} | {start:.1f} ms | {start / bare:.2f}x "
+            f"| {name} | {start:.1f} ms | {start / python_start:.2f}x "
             f"| {decision:.0f} µs | {decision / echo:.2f}x | {rate:.1f} |"
         )
     print("\nDiagnosis:\n")
     print("| what | time |")
     print("|---|---:|")
-    for mode, _, decision, unfrozen, _ in rows:
+    for mode, _, decision, unfrozen, _, bare, bare_unfrozen in rows:
         print(
             f"| referee per decision, {mode}, freezing switched off | {unfrozen:.0f} µs ({unfrozen / echo:.2f}x echo) |"
         )
         print(f"| ... so freezing and thawing cost, {mode} | {decision - unfrozen:.0f} µs |")
+        print(f"| ... with an empty observation (the bound on any leaner request), {mode} | {bare:.0f} µs "
+              f"({bare / echo:.2f}x echo) |")  # fmt: skip
+        print(f"| ... with an empty observation and freezing switched off, {mode} | {bare_unfrozen:.0f} µs "
+              f"({bare_unfrozen / echo:.2f}x echo) |")  # fmt: skip
     for flags, code in (("-S", "pass"), ("-s", "import json")):
         print(
             f"| /usr/bin/python3 {flags} -c '{code}' | {command_ms(['/usr/bin/python3', flags, '-c', code]):.1f} ms |"
