@@ -17,7 +17,10 @@ each delivery applying its own result), as a backlog (inbox inserts, then one
 platform workers (``--processes`` processes), first as one
 ``record_series_result`` task per result, then the production path: a match
 worker's ``publish`` appends each result to the results stream, which the
-platform drains in batches (arena/ratings/inflow.py). Then it times
+platform drains in batches (arena/ratings/inflow.py), while the beat's
+pair-record fold is sent to the same workers every ``--fold-every`` seconds
+(0.25 by default, 10 in production), as it competes with recording in a
+long run. Then it times
 :func:`arena.ratings.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
@@ -33,6 +36,7 @@ import os
 import random
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -182,6 +186,12 @@ def main() -> None:
     parser.add_argument("--prefetch", type=int, default=1, help="the platform worker's --prefetch-multiplier")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11", help="Redis database for part 4 (flushed)")
     parser.add_argument("--keep", action="store_true", help=f"leave the scratch database {SCRATCH}")
+    parser.add_argument(
+        "--fold-every",
+        type=float,
+        default=0.25,
+        help="seconds between the beat's pair-record folds sent while the stream is timed (0: none)",
+    )
     args = parser.parse_args()
 
     with admin(args.server) as conn:
@@ -289,16 +299,32 @@ def through_broker(
                 assert time.monotonic() < deadline, "the platform worker did not record everything in time"
                 time.sleep(0.05)
 
+        def folding(stop: threading.Event) -> None:
+            # What the beat sends in production (every ARENA_FOLD_INTERVAL_S, 10 s): here more
+            # often, so that the fold's work on the series just recorded falls inside the short
+            # timed window and competes with recording as it would in a long run.
+            while not stop.wait(args.fold_every):
+                sender.send_task("arena.fold_pair_records", queue="platform")
+
         seconds = []
         for send, work in ((as_tasks, tasks), (to_stream, streamed)):
             ids = [series_id for series_id, _ in work]
             send(work[:1])  # the workers are up and warm once this one is recorded
             wait(ids[:1], 120)
+            stop = threading.Event()
+            folder = threading.Thread(target=folding, args=(stop,))
+            if send is to_stream and args.fold_every > 0:
+                folder.start()
             started = time.perf_counter()
             send(work[1:])
             print(f"({send.__name__}: sent {len(work) - 1} in {time.perf_counter() - started:.2f} s)", file=sys.stderr)
             wait(ids[1:], 600)
             seconds.append(time.perf_counter() - started)
+            stop.set()
+            if folder.is_alive():
+                folder.join()
+                folded = Series.objects.filter(pk__in=ids, folded=True).count()
+                print(f"({send.__name__}: {folded} of them folded into pair records meanwhile)", file=sys.stderr)
         return seconds[0], seconds[1]
     finally:
         for w in workers:
