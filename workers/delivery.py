@@ -53,9 +53,6 @@ RESULTS_STREAM = "arena:results"
 #: The platform task that drains it, and the mark that keeps it to one queued at a time.
 DRAIN_TASK = "arena.drain_results"
 DRAIN_MARK = "arena:drain-queued"
-#: A drain is queued this long after the result that asked for it (it drains until the stream is
-#: empty, so results arriving while it runs join its batches anyway).
-DRAIN_DELAY_S = 0.0
 #: How long the mark lives if its drain is lost (the beat drains the stream anyway); a running
 #: drain keeps it alive, and drops it when the stream is empty.
 DRAIN_MARK_TTL_S = 10
@@ -182,7 +179,7 @@ def wake_platform(app: Any, client: Any) -> None:
     """
     try:
         if client.set(DRAIN_MARK, 1, nx=True, ex=DRAIN_MARK_TTL_S):
-            app.send_task(DRAIN_TASK, queue=PLATFORM_QUEUE, countdown=DRAIN_DELAY_S)
+            app.send_task(DRAIN_TASK, queue=PLATFORM_QUEUE)
     except Exception as exc:
         logger.warning("results stream: could not wake the platform (%s); the beat's drain will record it", exc)
 

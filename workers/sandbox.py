@@ -48,6 +48,7 @@ from typing import Any
 from workers.cgroups import BotCgroup, CgroupLimits, create_bot_cgroup
 
 BWRAP = "/usr/bin/bwrap"
+_LIBC = ctypes.CDLL(None, use_errno=True)  # prctl and setns, which Python 3.11's os module lacks
 BOT_PYTHON = "/usr/bin/python3"  # the system Python, never the platform's virtualenv
 BOT_DIR = "/bot"
 RUNTIME_DIR = "/arena"  # engines/ and bots/ (the SDK), read-only
@@ -735,7 +736,7 @@ def _adopt_orphans() -> bool:
     :func:`_reap_orphans` reaps them.
     """
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        return _LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
 
@@ -801,7 +802,7 @@ CLONE_NEWNET = 0x40000000
 #: for the worker to open the namespace before it exits (the open descriptor keeps it alive).
 NETNS_MAKER = (
     "import ctypes, os, sys\n"
-    "if ctypes.CDLL(None, use_errno=True).unshare(0x40000000) != 0:\n"
+    f"if ctypes.CDLL(None, use_errno=True).unshare({CLONE_NEWNET:#x}) != 0:\n"
     "    sys.exit('unshare(CLONE_NEWNET): ' + os.strerror(ctypes.get_errno()))\n"
     "os.write(1, b'ready\\n')\n"
     "sys.stdin.buffer.read()\n"
@@ -893,7 +894,6 @@ def _make_netns() -> int:
 
 
 NETNS_POOL = NetnsPool()
-_LIBC = ctypes.CDLL(None, use_errno=True)
 
 
 def _enter_netns(fd: int) -> None:

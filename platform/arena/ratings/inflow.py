@@ -162,16 +162,16 @@ def drain(client: Any, consumer: str | None = None, budget_s: float = BUDGET_S) 
     deadline = time.monotonic() + budget_s
     recorded = 0
 
-    def read() -> list[tuple[Any, dict[Any, Any]]]:
+    def new_entries() -> list[tuple[Any, dict[Any, Any]]]:
         answer = client.xreadgroup(GROUP, consumer, {RESULTS_STREAM: ">"}, count=BATCH)
         return answer[0][1] if answer else []
 
     entries = client.xautoclaim(RESULTS_STREAM, GROUP, consumer, CLAIM_IDLE_MS, start_id="0-0", count=BATCH)[1]
     while True:
-        entries = entries or read()
+        entries = entries or new_entries()
         if not entries:
             client.delete(DRAIN_MARK)
-            entries = read()
+            entries = new_entries()
             if not entries:
                 return recorded, True
         client.expire(DRAIN_MARK, DRAIN_MARK_TTL_S)  # still draining: appends need not wake another

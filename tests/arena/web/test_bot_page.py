@@ -163,19 +163,20 @@ def test_each_version_says_what_it_is_doing_and_a_retired_ones_series_are_not_co
     BotVersion.objects.filter(pk=old.pk).update(status=BotVersion.Status.RETIRED)
     old.refresh_from_db()
     SeasonEntry.objects.create(season=season, version=new)
+    finished = timezone.now().replace(year=2026, month=1, day=2, hour=3, minute=4)
     for seed, (first, state) in enumerate(
-        [(old, SeriesState.DONE), (new, SeriesState.QUEUED), (new, SeriesState.DONE)]
+        [(old, SeriesState.DONE), (new, SeriesState.QUEUED), (new, SeriesState.DONE), (new, SeriesState.FAILED)]
     ):
         series = Series.objects.create(season=season, seed=seed, state=state)
-        if state == SeriesState.DONE:
-            Series.objects.filter(pk=series.pk).update(finished_at=timezone.now())
+        if state in (SeriesState.DONE, SeriesState.FAILED):  # the failed one later: not a finished series
+            Series.objects.filter(pk=series.pk).update(finished_at=finished.replace(day=2 + seed))
         series.seats.create(seat=0, version=first)
         series.seats.create(seat=1, version=rival)
     with CaptureQueriesContext(connection) as queries:
         states = version_states([new, old])
     assert states[old.pk] == ["Retired: a newer version plays in its place."]
     assert states[new.pk][:2] == ["Active in Spring.", "1 series queued or being played now."]
-    assert states[new.pk][2].startswith("Last series finished ")
+    assert states[new.pk][2] == "Last series finished 2026-01-04 03:04 UTC."
     counted = [q["sql"] for q in queries.captured_queries if "COUNT" in q["sql"]]
     assert len(counted) == 1
     (read,) = re.findall(r'"version_id" IN \(([^)]*)\)', counted[0])
