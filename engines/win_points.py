@@ -1,0 +1,100 @@
+"""Series scoring by games won: one point for each game a series player wins, shared wins included.
+
+The Watch race's rulebook option 1 ("Each won game will gives ONE point to the
+winner") and the factory race both score a series this way; a game with several
+winners (the factory race's "эти игроки объявляются победителями") gives each
+of them a point. The platform adds forfeits: a player who forfeits a game scores
+nothing for that game and for every later game of the series, whatever the
+records say; points won before the forfeit stand. Ranking is by points, ties
+sharing a rank (0 = best, the next rank after a tie skips: points 3, 3, 1 rank
+0, 0, 2).
+
+Players here are *series* players, whatever seat they had. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class SeriesError(ValueError):
+    """Game records that do not make a scorable series."""
+
+
+def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Return the points, game wins, ranking, winner and explanation of a series.
+
+    Each record has ``seats`` (seat index -> series player), ``winners`` (series
+    players), ``reason`` and ``forfeit`` (None or ``{"player": p, ...}``).
+    Raises :class:`SeriesError` for records that do not fit together.
+    """
+    if not games:
+        raise SeriesError("a series needs at least one game")
+    num_players = _num_players(games)
+    points = [0] * num_players
+    game_wins = [0] * num_players
+    forfeited_in: dict[int, int] = {}  # series player -> first game (1-based) they forfeited
+    steps: list[str] = []
+    for number, record in enumerate(games, start=1):
+        winners = list(record.get("winners") or [])
+        reason = record.get("reason") or "?"
+        forfeit = record.get("forfeit")
+        for player in winners:
+            _check_player(player, num_players, f"game {number}: winner")
+        if forfeit is not None:
+            forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
+            forfeiter = _check_player(forfeiter, num_players, f"game {number}: forfeit player")
+            if forfeiter not in forfeited_in:
+                forfeited_in[forfeiter] = number
+                steps.append(
+                    f"game {number}: player {forfeiter} forfeited ({forfeit.get('reason', reason)}): "
+                    "no points for this game or the rest of the series"
+                )
+        for player in winners:
+            game_wins[player] += 1
+        scoring = [player for player in winners if player not in forfeited_in]
+        for player in scoring:
+            points[player] += 1
+        if len(scoring) > 1:
+            steps.append(f"game {number}: players {_names(scoring)} shared the win ({reason}): 1 point each")
+        elif scoring:
+            steps.append(f"game {number}: player {scoring[0]} won ({reason}): 1 point")
+        elif winners:
+            steps.append(f"game {number}: player {winners[0]} won ({reason}) but had forfeited: no point")
+        else:
+            steps.append(f"game {number}: nobody won ({reason}): no point")
+
+    ranking = [sum(other > mine for other in points) for mine in points]
+    best = max(points)
+    leaders = [player for player, mine in enumerate(points) if mine == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    unit = "point" if best == 1 else "points"
+    if winner is not None:
+        steps.append(f"player {winner} wins the series with {best} {unit}")
+    else:
+        steps.append(f"players {_names(leaders)} share the top with {best} {unit}: no series winner")
+    return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
+
+
+def _names(players: Sequence[int]) -> str:
+    return ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
+
+
+def _num_players(games: Sequence[Mapping[str, Any]]) -> int:
+    counts = set()
+    for number, record in enumerate(games, start=1):
+        seats = record.get("seats")
+        if not isinstance(seats, list | tuple) or sorted(seats) != list(range(len(seats))):
+            raise SeriesError(f"game {number}: seats must list each series player once, not {seats!r}")
+        counts.add(len(seats))
+    if len(counts) != 1:
+        raise SeriesError(f"every game of a series has the same players; here {sorted(counts)} players")
+    return counts.pop()
+
+
+def _check_player(player: object, num_players: int, what: str) -> int:
+    """Return ``player`` if it is a series player, else raise :class:`SeriesError`."""
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < num_players:
+        raise SeriesError(f"{what} must be a series player 0 to {num_players - 1}, not {player!r}")
+    return player
