@@ -14,6 +14,7 @@ Players here are *series* players, whatever seat they had. Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -98,3 +99,25 @@ def _check_player(player: object, num_players: int, what: str) -> int:
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < num_players:
         raise SeriesError(f"{what} must be a series player 0 to {num_players - 1}, not {player!r}")
     return player
+
+
+_PLAYER = re.compile(r"\bplayer (\d+)\b")
+_PLAYERS = re.compile(r"\bplayers ((?:\d+, )*\d+ and \d+)\b")
+
+
+def name_step(step: str, names: Sequence[str]) -> str:
+    """Return a score step in the players' names: "player 2" and "players 0, 1 and 3" (series players)."""
+
+    def name(index: str, fallback: str) -> str:
+        number = int(index)
+        return names[number] if number < len(names) else fallback
+
+    def many(match: re.Match[str]) -> str:
+        numbers = re.findall(r"\d+", match.group(1))
+        if any(int(n) >= len(names) for n in numbers):
+            return match.group(0)
+        named = [names[int(n)] for n in numbers]
+        return ", ".join(named[:-1]) + " and " + named[-1]
+
+    step = _PLAYERS.sub(many, step)
+    return _PLAYER.sub(lambda match: name(match.group(1), match.group(0)), step)

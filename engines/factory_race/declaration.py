@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engines.declaration import GameDeclaration, RatingConstants, SeriesRules
+from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, SeriesRules, Viewer
+from engines.factory_race import viewer
 from engines.factory_race.game import FactoryRaceGame
+from engines.win_points import name_step
 
 PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "factory_race" / "packages"
 
@@ -28,4 +30,14 @@ DECLARATION = GameDeclaration(
     # Named as the engine's notation and text name them ("P0 won"); four factories at most.
     seat_labels=tuple(f"P{seat}" for seat in range(4)),
     policies="bots.factory_race",
+    name_step=name_step,
+    viewer=Viewer(
+        frames=viewer.frames,
+        board=viewer.board,
+        script=Path(__file__).parent / "static" / "viewer.js",
+        style=Path(__file__).parent / "static" / "viewer.css",
+    ),
+    # Three-player series (three games, each player starting one) of the random and heuristic
+    # bots, each entered by two demo users so that no series seats two versions of one bot.
+    demo=DemoSeason(title="Demo factory race season", players=3, games=3, owners_per_bot=2, bot_prefix="factory-"),
 )

@@ -399,6 +399,8 @@ class FactoryRaceState(State):
         self.winners: tuple[int, ...] = ()
         self.reason = ""
         self.finished_round = 0
+        #: Decisions each player made (the series table's "moves").
+        self.decisions = [0] * num_players
         if self.challenge:
             self.draws.extend(("poster", slot) for slot in range(OPEN_POSTERS))
         if config["start"] == DIE_START:
@@ -884,9 +886,9 @@ class FactoryRaceState(State):
         """Return the assembly machines a cube of ``colour`` can reach now, passing staffed machines on the way."""
         out = []
         for k in range(len(factory.card)):
-            if k not in factory.asm_staffed or k in factory.asm_used:
+            if k not in factory.asm_staffed:
                 break
-            if any(
+            if k not in factory.asm_used and any(
                 square == colour and factory.assembly[k][i] is None for i, square in enumerate(factory.card[k].squares)
             ):
                 out.append(k)
@@ -950,6 +952,7 @@ class FactoryRaceState(State):
 
     def _apply_decision(self, action: int) -> None:
         player = self.to_move
+        self.decisions[player] += 1
         factory = self.factories[player]
         phase = self.phase
         if self.choosing is not None:
@@ -1098,8 +1101,8 @@ class FactoryRaceState(State):
             factory.used.add(dest)
             return
         k = dest - CELLS
-        for passed in range(k + 1):  # "транзитом": every machine on the way is used
-            factory.asm_used.add(passed)
+        # "транзитом": the machines on the way only need their workers; the one it stops on has taken its cube.
+        factory.asm_used.add(k)
         squares = factory.card[k].squares
         for index, square in enumerate(squares):
             if square == colour and factory.assembly[k][index] is None:
@@ -1219,6 +1222,10 @@ class FactoryRaceState(State):
                 if k >= len(factory.card):
                     return f": the assembly card has {len(factory.card)} machines"
                 return f": that machine takes exactly {factory.card[k].workers} workers; P{player} has {free} left"
+            if action in (HOUSING, BUREAU) and self.event_touches(
+                player, "closed", "housing" if action == HOUSING else "bureau"
+            ):
+                return f": this round's event, {EVENTS[self.event].title}, shuts it"  # type: ignore[index]
             if action == HOUSING:
                 return ": only the leftmost housing cell, once a round, with exactly the workers it shows"
             if action == BUREAU:
@@ -1272,6 +1279,7 @@ class FactoryRaceState(State):
             stats=tuple(
                 {
                     "factory": data.FACTORY_NAMES[factory.factory],
+                    "moves": self.decisions[player],
                     "rounds": self.round,
                     "delivered": factory.delivered(),
                     "needed": sum(len(machine.squares) for machine in factory.card),
@@ -1280,7 +1288,7 @@ class FactoryRaceState(State):
                     "machines": factory.machines(),
                     "posters": len(factory.posters),
                 }
-                for factory in self.factories
+                for player, factory in enumerate(self.factories)
             ),
         )
 
@@ -1321,6 +1329,7 @@ class FactoryRaceState(State):
                 for poster, got, chosen in factory.posters
             ],
             "immune": factory.immune,
+            "set_aside": factory.set_aside,
         }
         if hidden:
             # "Все игроки одновременно расставляют": nothing of this round's placement shows yet.
@@ -1348,7 +1357,6 @@ class FactoryRaceState(State):
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
         current = self.current_player()
-        placing = self.phase == PLACE and viewer is not None
         view: dict[str, Any] = {
             "game": INFO.name,
             "rules_version": INFO.rules_version,
@@ -1360,8 +1368,6 @@ class FactoryRaceState(State):
             "step": self.step if self.phase == ACTIVATE else "",
             "to_move": current if current >= 0 else None,
             "first_player": self.first,
-            # While the players place, each sees only that the others have not all finished.
-            "placed_done": ([index < self.order_index for index in range(self.num_players)] if not placing else None),
             "factories": [self._factory_view(p, viewer) for p in range(self.num_players)],
             "open_tiles": [
                 None
@@ -1375,10 +1381,14 @@ class FactoryRaceState(State):
                 }
                 for slot, tile in enumerate(self.open_tiles)
             ],
+            "open_tiles_ids": list(self.open_tiles),
             "tile_stack": len(self.tile_stack),
             "tiles_out": list(self.tiles_out),
             "taken_tile": self.taken,
-            "displaced_tile": None if self.displaced is None else self.displaced[0],
+            "taken_slot": self.taken_slot if self.taken_slot >= 0 else None,
+            "displaced_tile": None if self.displaced is None else list(self.displaced),
+            "choosing": None if self.choosing is None else list(self.choosing),
+            "immunity_queue": list(self.shield_queue),
         }
         if self.challenge:
             view["open_posters"] = list(self.open_posters)
@@ -1431,6 +1441,82 @@ class FactoryRaceState(State):
             lines.append(f"over: {names} ({self.reason})")
         return "\n".join(lines)
 
+    @classmethod
+    def from_observation(cls, game: FactoryRaceGame, view: Mapping[str, Any]) -> FactoryRaceState:
+        """Return a state that agrees with everything ``view`` (one seat's observation) shows.
+
+        The stacks hold what is not seen anywhere (their order is chance, drawn
+        when needed, so nothing is lost); what the view hides, another seat's
+        placements during the placement phase, is taken as nothing placed. For
+        bots that look ahead (bots/factory_race/search.py); the state has no
+        history.
+        """
+        num_players = view["num_players"]
+        state = game.new_initial_state(config=view["config"], num_players=num_players)
+        state.draws = []
+        state.dice = {}
+        state.round = view["round"]
+        state.first = view["first_player"]
+        state.phase = view["phase"]
+        state.step = view["step"] or ("bureau" if view["phase"] == ACTIVATE else "")
+        state.to_move = view["to_move"] if view["to_move"] is not None else 0
+        state.order_index = (state.to_move - state.first) % num_players
+        seen_tiles: set[int] = set()
+        for factory, seen in zip(state.factories, view["factories"], strict=True):
+            factory.grid = [None if cell is None else (cell["tile"], cell["turns"]) for cell in seen["grid"]]
+            seen_tiles.update(cell["tile"] for cell in seen["grid"] if cell is not None)
+            factory.cubes = [
+                None if cell is None or cell["cube"] is None else COLOURS.index(cell["cube"]) for cell in seen["grid"]
+            ]
+            factory.warehouses = [seen["warehouses"][colour] for colour in COLOURS]
+            factory.assembly = [
+                [None if colour is None else COLOURS.index(colour) for colour in machine["filled"]]
+                for machine in seen["assembly"]
+            ]
+            factory.blueprints = seen["blueprints"]
+            factory.housing_left = seen["housing_left"]
+            factory.posters = [
+                [p["id"], p["round"], -1 if p["chosen"] is None else p["chosen"]] for p in seen["posters"]
+            ]
+            factory.immune = seen["immune"]
+            factory.set_aside = seen["set_aside"]
+            factory.clear_round()
+            placed = seen["placed"]
+            if placed is not None:
+                index = {name: cell for cell, name in enumerate(CELL_NAMES)}
+                factory.staffed = {index[name] for name in placed["machines"]}
+                factory.asm_staffed = set(placed["assembly"])
+                factory.used = {index[name] for name in placed["used"]}
+                factory.asm_used = set(placed["assembly_used"])
+                factory.housing = placed["housing"]
+                factory.bureau = placed["bureau"]
+                factory.request = placed["request"]
+                factory.poster_cell = placed["poster_cell"]
+            factory.workers = seen["workers"] + factory.placed()
+        state.open_tiles = list(view["open_tiles_ids"])
+        state.tiles_out = list(view["tiles_out"])
+        state.taken = view["taken_tile"]
+        state.taken_slot = -1 if view["taken_slot"] is None else view["taken_slot"]
+        state.displaced = None if view["displaced_tile"] is None else tuple(view["displaced_tile"])  # type: ignore[assignment]
+        state.choosing = None if view["choosing"] is None else tuple(view["choosing"])  # type: ignore[assignment]
+        state.shield_queue = list(view["immunity_queue"])
+        gone = seen_tiles | set(state.tiles_out) | {t for t in state.open_tiles if t is not None}
+        gone |= {t for t in (state.taken, state.displaced and state.displaced[0]) if t is not None}
+        state.tile_stack = [tile for tile in state.tile_stack if tile not in gone]
+        if state.challenge:
+            state.open_posters = list(view["open_posters"])
+            state.poster_discard = list(view["poster_discard"])
+            held = {p[0] for factory in state.factories for p in factory.posters}
+            out = held | set(state.poster_discard) | {p for p in state.open_posters if p is not None}
+            if state.choosing is not None:
+                out.add(state.choosing[0])
+            state.poster_stack = [poster for poster in range(len(POSTERS)) if poster not in out]
+            state.events_drawn = list(view["events_drawn"])
+            state.event_deck = [event for event in range(len(EVENTS)) if event not in state.events_drawn]
+            state.event = view["event"]
+        state._history = []
+        return state
+
     def __repr__(self) -> str:
         return f"<FactoryRaceState players={self.num_players} round={self.round} phase={self.phase}>"
 
@@ -1447,6 +1533,7 @@ class FactoryRaceState(State):
         new.event_deck = self.event_deck[:]
         new.draws = self.draws[:]
         new.dice = dict(self.dice)
+        new.decisions = self.decisions[:]
         new.shield_queue = self.shield_queue[:]
         new.tiles_out = self.tiles_out[:]
         new.poster_discard = self.poster_discard[:]

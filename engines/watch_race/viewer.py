@@ -1,4 +1,4 @@
-"""The Watch race's replay frames, board facts and score-step naming (its declaration names them).
+"""The Watch race's replay frames and board facts; score steps are named by engines/win_points.py.
 
 The frames read the engine's
 states (``to_json()``, its move and swap logs), one per position, rebuilt by
@@ -9,7 +9,6 @@ holds everything the referee knew: every hand, the face-down pile, the timer.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ from engines.watch_race.game import (
     WatchRaceState,
     order_name,
 )
+from engines.win_points import name_step
 
 #: The parts of ``WatchRaceState.to_json()`` a frame copies as they are.
 STATE_KEYS = ("phase", "round", "timer", "turn", "positions", "tokens", "hands", "pile")
@@ -163,23 +163,4 @@ def _round_end(before: WatchRaceState, after: WatchRaceState, move: dict[str, An
     }
 
 
-_PLAYER = re.compile(r"\bplayer (\d+)\b")
-_PLAYERS = re.compile(r"\bplayers ((?:\d+, )*\d+ and \d+)\b")
-
-
-def name_step(step: str, names: Sequence[str]) -> str:
-    """Return a race score step in the players' names: "player 2" and "players 0, 1 and 3" (series players)."""
-
-    def name(index: str, fallback: str) -> str:
-        number = int(index)
-        return names[number] if number < len(names) else fallback
-
-    def many(match: re.Match[str]) -> str:
-        numbers = re.findall(r"\d+", match.group(1))
-        if any(int(n) >= len(names) for n in numbers):
-            return match.group(0)
-        named = [names[int(n)] for n in numbers]
-        return ", ".join(named[:-1]) + " and " + named[-1]
-
-    step = _PLAYERS.sub(many, step)
-    return _PLAYER.sub(lambda match: name(match.group(1), match.group(0)), step)
+__all__ = ["board", "frames", "name_step"]

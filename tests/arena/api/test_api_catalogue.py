@@ -26,7 +26,7 @@ def test_it_lists_the_registered_games(db: None, client_for: Callable) -> None:
     assert (watch["min_players"], watch["max_players"]) == (info.min_players, info.max_players)
     response = client_for(None).get("/api/games/chess/")
     assert response.status_code == 404
-    assert "this arena runs watch" in response.json()["detail"]
+    assert f"this arena runs {', '.join(engines.names())}" in response.json()["detail"]
 
 
 def test_seasons_filter_by_game_and_status(db: None, client_for: Callable) -> None:

@@ -1,0 +1,150 @@
+"""The factory race's replay frames and board facts (its declaration names them).
+
+One frame per state, rebuilt by ``replays.replay_state`` from the recorded
+actions (chance included). Each frame is compact: per factory the 3 x 3 shop
+as short cell codes, the warehouses, the assembly card's squares, blueprints,
+workers, housing, posters and this round's workers on the board. The players
+place their workers at once: while they place, a frame shows no placement of
+the round (only how many seats have finished), and the first frame after the
+placement phase reveals every seat's placements together, as at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.factory_race import data
+from engines.factory_race.game import (
+    ACTIVATE,
+    CELL_NAMES,
+    OVER,
+    PLACE,
+    TILES_BY_KEY,
+    FactoryRaceGame,
+    FactoryRaceState,
+    cell_mask,
+)
+
+
+def board(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the static drawing facts: grid size, colours, factories, tile prices, posters and events."""
+    full = FactoryRaceGame(config).config
+    return {
+        "rows": data.ROWS,
+        "cols": data.COLS,
+        "cells": list(CELL_NAMES),
+        "colours": list(data.COLOURS),
+        "factories": list(data.FACTORY_NAMES),
+        "tile_costs": list(data.TILE_COSTS),
+        "housing_costs": list(data.HOUSING_COSTS),
+        "max_blueprints": data.MAX_BLUEPRINTS,
+        "mode": full["mode"],
+        "stars": full["stars"],
+        "posters": [
+            {"title": p.title, "timing": p.timing, "target": p.target, "effect": p.effect, "amount": p.amount}
+            for p in data.POSTERS
+        ],
+        "events": [{"title": e.title, "effect": e.effect} for e in data.EVENTS],
+    }
+
+
+def tile_code(key: int, turns: int = 0) -> str:
+    """Return a tile as text: ``M`` machine or ``L`` line, then its line ends (``MWE``, ``LNS``)."""
+    tile = TILES_BY_KEY[key]
+    lines = "".join(name for bit, name in data.EDGE_NAMES.items() if cell_mask((key, turns)) & bit)
+    return ("M" if tile.machine else "L") + lines
+
+
+def frames(states: Sequence[FactoryRaceState], actions: Sequence[int]) -> list[dict[str, Any]]:
+    """Return one frame per state; placements stay hidden until every seat has placed."""
+    out = [_frame(states[0], 0)]
+    pending: dict[int, list[str]] = {}
+    for ply, action in enumerate(actions, start=1):
+        before, after = states[ply - 1], states[ply]
+        frame = _frame(after, ply)
+        mover = before.current_player()
+        notation = before.action_to_string(action)
+        move: dict[str, Any] = {"seat": mover if mover >= 0 else None, "notation": notation, "phase": before.phase}
+        if before.phase == PLACE and mover >= 0:
+            # Secret until all have placed: the frame says only that the seat placed (or finished).
+            move["notation"] = "done placing" if notation == "done" else "places a worker (hidden)"
+            move["hidden"] = True
+            if notation != "done":
+                pending.setdefault(mover, []).append(notation)
+        frame["move"] = move
+        if before.phase == PLACE and after.phase != PLACE:
+            frame["revealed"] = {str(seat): names for seat, names in sorted(pending.items())}
+            pending = {}
+        out.append(frame)
+    return out
+
+
+def _frame(state: FactoryRaceState, ply: int) -> dict[str, Any]:
+    current = state.current_player()
+    placing = state.phase == PLACE
+    factories = []
+    for factory in state.factories:
+        placed = None
+        if not placing:
+            placed = {
+                "machines": sorted(CELL_NAMES[c] for c in factory.staffed),
+                "assembly": sorted(factory.asm_staffed),
+                "housing": factory.housing,
+                "bureau": factory.bureau,
+                "request": factory.request,
+                "poster_cell": factory.poster_cell,
+            }
+        factories.append(
+            {
+                "factory": data.FACTORY_NAMES[factory.factory],
+                "grid": [
+                    None
+                    if entry is None
+                    else tile_code(*entry)
+                    + ("" if factory.cubes[cell] is None else ":" + data.COLOUR_LETTERS[factory.cubes[cell]])  # type: ignore[index]
+                    for cell, entry in enumerate(factory.grid)
+                ],
+                "warehouses": list(factory.warehouses),
+                "assembly": [
+                    {
+                        "workers": machine.workers,
+                        "squares": "".join(data.COLOUR_LETTERS[c] for c in machine.squares),
+                        "filled": "".join("." if c is None else data.COLOUR_LETTERS[c] for c in factory.assembly[k]),
+                    }
+                    for k, machine in enumerate(factory.card)
+                ],
+                "blueprints": factory.blueprints,
+                # While the seats place in secret, the workers of the round before any is placed.
+                "workers": factory.workers if placing else factory.workers - factory.placed(),
+                "housing_left": factory.housing_left,
+                "posters": [poster for poster, _got, _chosen in factory.posters],
+                "placed": placed,
+                "delivered": factory.delivered(),
+                "needed": sum(len(machine.squares) for machine in factory.card),
+            }
+        )
+    frame: dict[str, Any] = {
+        "ply": ply,
+        "round": state.round,
+        "phase": state.phase,
+        "step": state.step if state.phase == ACTIVATE else "",
+        "first": state.first,
+        "to_move": current if current >= 0 else None,
+        "placed_seats": state.order_index if placing else None,
+        "factories": factories,
+        "open_tiles": [None if tile is None else tile_code(tile) for tile in state.open_tiles],
+        "tile_icons": [
+            None if tile is None or TILES_BY_KEY[tile].factory is None else TILES_BY_KEY[tile].factory
+            for tile in state.open_tiles
+        ],
+        "tile_stack": len(state.tile_stack),
+        "taken": None if state.taken is None else tile_code(state.taken),
+        "winners": list(state.winners) if state.phase == OVER else [],
+        "reason": state.reason if state.phase == OVER else None,
+        "move": None,
+    }
+    if state.challenge:
+        frame["open_posters"] = list(state.open_posters)
+        frame["event"] = state.event
+    return frame
