@@ -125,7 +125,8 @@ TAKE, PUTTING, DISPLACED, BONUS, MOVES, POSTER = (
     "move_cubes",
     "take_poster",
 )
-ASSEMBLED, TIE_BREAK, SHARED, ROUND_CAP = "assembled", "tie_break", "shared", "round_cap"
+ASSEMBLED, TIE_BREAK, SHARED = "assembled", "tie_break", "shared"
+ROUND_CAP, ROUND_CAP_TIE = "round_cap", "round_cap_tie_break"
 
 # One round of four players: a generous bound on decisions and draws (RULES.md, *Action ids*).
 ROUND_BOUND = 800
@@ -153,7 +154,8 @@ INFO = GameInfo(
         (ASSEMBLED, "a factory assembled its batch first"),
         (TIE_BREAK, "several factories finished in one round and the tie-break decided"),
         (SHARED, "several factories finished in one round and stayed level: they share the win"),
-        (ROUND_CAP, "nobody finished within the round limit"),
+        (ROUND_CAP, "nobody finished within the round limit: the factory with the most cubes assembled won"),
+        (ROUND_CAP_TIE, "nobody finished within the round limit: the tie-break decided among the most advanced"),
     ),
 )
 
@@ -469,7 +471,7 @@ class FactoryRaceState(State):
             if self.draws:
                 return
         if self.round >= self.config["max_rounds"]:
-            self.phase, self.reason, self.winners = OVER, ROUND_CAP, ()
+            self._decide(list(range(self.num_players)), capped=True)
             return
         self.round += 1
         self.event = None
@@ -583,17 +585,14 @@ class FactoryRaceState(State):
                     EVENTS[self.event].amount if self.event_touches(player, "bureau") else 0  # type: ignore[index]
                 )
                 factory.gain(factory.bureau + bonus)
-                factory.workers += factory.bureau
-                factory.bureau = 0
+                factory.bureau = 0  # the workers go back beside the board (``workers`` counts them all)
             self.step = TAKE
             return False
         if step == TAKE:
             # 2. the request for modernisation
             if factory.request and self._decisions() != [DONE]:
                 return True
-            if factory.request:
-                factory.request = False
-                factory.workers += 1
+            factory.request = False
             self.step = "housing"
             return False
         if step in (PUTTING, DISPLACED, BONUS):
@@ -601,19 +600,18 @@ class FactoryRaceState(State):
         if step == "housing":
             # 3. "забирает все выставленные ... фигурки рабочих из самой левой ячейки жилья, включая нового"
             if factory.housing:
-                factory.workers += factory.housing
+                # The new worker is the one on the cell the workers stood on, unless a poster or an
+                # event has brought that one home already.
+                cell = data.HOUSING_COSTS.index(factory.housing)
+                if factory.housing_left and len(data.HOUSING_COSTS) - factory.housing_left == cell:
+                    self._free_worker(self.to_move)
                 factory.housing = 0
-                # (A poster or an event may have brought this cell's worker home already.)
-                self._free_worker(self.to_move)
             self.step = MOVES
             return False
         if step == MOVES:
             # 4. the cubes; then "рабочие с этих станков снимаются"
             if self._decisions() != [DONE]:
                 return True
-            factory.workers += len(factory.staffed) * data.MACHINE_WORKERS + sum(
-                factory.card[k].workers for k in factory.asm_staffed
-            )
             factory.staffed.clear()
             factory.asm_staffed.clear()
             self.step = POSTER
@@ -622,9 +620,7 @@ class FactoryRaceState(State):
             # 5. «Создание плаката»
             if factory.poster_cell and self._decisions() != [DONE]:
                 return True
-            if factory.poster_cell:
-                factory.poster_cell = False
-                factory.workers += data.POSTER_WORKERS
+            factory.poster_cell = False
             self.order_index += 1
             self.step = "bureau"
             return False
@@ -670,14 +666,22 @@ class FactoryRaceState(State):
             key.append(len(factory.posters))
         return tuple(key)
 
-    def _decide(self, done: list[int]) -> None:
+    def _decide(self, done: list[int], capped: bool = False) -> None:
+        """End the game among the players ``done`` (finished, or all of them at the round limit)."""
         self.phase = OVER
+        if capped:
+            # The platform's limit: the most cubes on the assembly card lead, then the rulebook's tie-breaks.
+            most = max(self.factories[player].delivered() for player in done)
+            done = [player for player in done if self.factories[player].delivered() == most]
         if len(done) == 1:
-            self.winners, self.reason = (done[0],), ASSEMBLED
+            self.winners, self.reason = (done[0],), ROUND_CAP if capped else ASSEMBLED
             return
         best = max(self.tie_key(player) for player in done)
         self.winners = tuple(player for player in done if self.tie_key(player) == best)
-        self.reason = TIE_BREAK if len(self.winners) == 1 else SHARED
+        if len(self.winners) > 1:
+            self.reason = SHARED
+        else:
+            self.reason = ROUND_CAP_TIE if capped else TIE_BREAK
 
     # -- decisions -----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -983,7 +987,6 @@ class FactoryRaceState(State):
         step = self.step
         if step == TAKE:
             factory.request = False
-            factory.workers += 1
             if action == DONE:
                 self.step = "housing"
                 return
@@ -1023,7 +1026,6 @@ class FactoryRaceState(State):
                 self._move_cube(factory, action)
         elif step == POSTER:
             factory.poster_cell = False
-            factory.workers += data.POSTER_WORKERS
             self.order_index += 1
             self.step = "bureau"
             if action == TAKE_TOP:
@@ -1247,7 +1249,12 @@ class FactoryRaceState(State):
                 return ": a tile is taken in the second step of the activation, with a worker on the request"
             return ": the tile must be open, affordable, of no other factory's icon, and fit somewhere"
         if PUT <= action < DISCARD:
-            return ": the new tile goes on a free cell or in place of a tile with no worker and no cube"
+            cell = (action - PUT) // 4
+            if step != PUTTING:
+                return ": a tile is put down right after it is taken"
+            if cell in factory.staffed or factory.cubes[cell] is not None:
+                return f": the tile on {CELL_NAMES[cell]} has a worker or a cube and cannot be replaced"
+            return ": every row of the production shop must keep a machine"
         return ""
 
     def apply_checked(self, action: object) -> None:
@@ -1616,7 +1623,7 @@ def _notation() -> list[str]:
 
 
 NOTATION: tuple[str, ...] = tuple(_notation())
-PARSE: dict[str, int] = {name: action for action, name in enumerate(NOTATION) if name}
+PARSE: dict[str, int] = {name.lower(): action for action, name in enumerate(NOTATION) if name}
 
 
 class FactoryRaceGame(Game):

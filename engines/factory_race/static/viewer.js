@@ -14,7 +14,8 @@
     assembled: "assembled its batch first",
     tie_break: "finished in the same round as another and won the tie-break",
     shared: "finished level with others on every tie-break: they share the win",
-    round_cap: "nobody finished within the round limit"
+    round_cap: "nobody finished within the round limit, and it had the most cubes assembled",
+    round_cap_tie_break: "nobody finished within the round limit; it led the most advanced on the tie-breaks"
   };
   var PHASES = {
     setup: "setting up", event: "the event card", immunity: "immunity from the event",

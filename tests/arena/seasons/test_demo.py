@@ -78,6 +78,32 @@ def test_it_plays_a_race_season_of_four_player_series(settings, tmp_path: Path) 
     assert "player 1" not in text.split(f"Series {first.pk}: ")[1]  # the steps name the bots
 
 
+def test_it_plays_a_factory_race_season_of_three_player_series(settings, tmp_path: Path) -> None:
+    settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
+    out = StringIO()
+    call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=out)
+    season = Season.objects.get(game="factory_race")
+    assert (season.players_per_series, season.games_per_series) == (3, 3)
+    done = Series.objects.filter(season=season, state=SeriesState.DONE)
+    assert done.count() >= 1
+    for series in done:
+        bots = list(series.seats.values_list("version__bot_id", flat=True))
+        assert len(bots) == len(set(bots)) == 3  # never two versions of one bot
+        assert len(series.result["games"]) == 3
+    factory_bots = BotVersion.objects.filter(bot__name__startswith="factory-", status="active")
+    assert sorted(factory_bots.values_list("bot__name", flat=True)) == [
+        f"factory-{name}-{n}" for name in ("heuristic", "random", "search") for n in (1, 2)
+    ]
+    text = out.getvalue()
+    first = done.order_by("id").first()
+    section = text.split(f"Series {first.pk}: ")[1]
+    # The series as the CLI prints it: each game's winner and how it ended, then the points.
+    assert re.search(r"#\s+Starts \(seat 0\)\s+Winner\s+Reason\s+Moves by player", section)
+    assert "a factory assembled its batch first" in section or "tie-break" in section
+    assert "Series score: " in section
+    assert "player 1" not in section.split("Series winner")[0]  # the steps name the bots
+
+
 def test_a_second_run_goes_on_with_the_running_seasons_and_the_demo_bots(settings, tmp_path: Path) -> None:
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
