@@ -31,9 +31,7 @@ def factory_season(site: str) -> Any:
 
 def placement_plies(game: dict[str, Any], config: dict[str, Any], num_players: int) -> tuple[int, int]:
     """Return (a ply that placed a worker in secret, the ply that ended round 1's placements)."""
-    state = engines.get("factory_race").new_initial_state(
-        seed=game.get("seed"), config=config, num_players=num_players
-    )
+    state = engines.get("factory_race").new_initial_state(seed=game.get("seed"), config=config, num_players=num_players)
     secret = None
     for ply, action in enumerate(game["actions"], start=1):
         before = state.phase
