@@ -1,4 +1,4 @@
-"""The ``heuristic`` reference bot for the factory race: short routes, a full pipeline, one cube a round in.
+"""The ``heuristic`` reference bot for the factory race: short routes and a full pipeline of cubes.
 
 It rebuilds the position from its observation
 (:meth:`FactoryRaceState.from_observation`) and measures a factory by its
@@ -7,12 +7,12 @@ moves that bring the nearest cube of that colour to the assembly shop (a move
 is one machine on; a route that is cut costs :data:`CUT`). Then:
 
 * **placement** follows a plan made afresh at each decision: staff the
-  assembly machines that let the cheapest cube in this round (only one cube
-  enters a round, since the first assembly machine takes one), then the next
-  machine on the shortest route of each useful cube, front first; then, if
-  an open tile would shorten the routes and it can pay, a worker on the
-  request and workers in the bureau to afford it; housing while the game is
-  young; the rest in the bureau;
+  assembly machines that let cubes in this round (each staffed machine takes
+  one cube; the machines on the way to it need their workers too), cheapest
+  first; then the next machine on the shortest route of each useful cube,
+  front first; then, if an open tile would shorten the routes and it can pay,
+  a worker on the request and workers in the bureau to afford it; housing
+  while the game is young; the rest in the bureau;
 * **cube moves**: into the assembly first (the deepest machine staffed), then
   each cube that gets closer, front first;
 * **tiles and optimisation**: whichever tile, cell and turn (or rotation,

@@ -371,7 +371,7 @@ class FactoryRaceState(State):
         self.tile_stack = [
             tile_id
             for tile_id in range(OPEN_TILES, len(TILES))
-            if TILES[tile_id].factory is None or TILES[tile_id].factory < num_players
+            if (icon := TILES[tile_id].factory) is None or icon < num_players
         ]
         self.open_tiles: list[int | None] = list(data.START_LINE)
         self.poster_stack = list(range(len(POSTERS))) if self.challenge else []
@@ -967,9 +967,10 @@ class FactoryRaceState(State):
         if phase == SHIELD:
             self.shield_queue.pop(0)
             if action == IMMUNITY:
-                poster = self._shield_poster(player)
-                factory.posters = [held for held in factory.posters if held[0] != poster]
-                self.poster_discard.append(poster)  # type: ignore[arg-type]
+                shield = self._shield_poster(player)
+                assert shield is not None  # offered only to a holder
+                factory.posters = [held for held in factory.posters if held[0] != shield]
+                self.poster_discard.append(shield)
                 factory.immune = True
             return
         if phase == OPTIMISE:
@@ -1383,7 +1384,7 @@ class FactoryRaceState(State):
                     "tile": tile,
                     "lines": "".join(name for bit, name in data.EDGE_NAMES.items() if TILES[tile].shape & bit),
                     "machine": TILES[tile].machine,
-                    "icon": None if TILES[tile].factory is None else data.FACTORY_NAMES[TILES[tile].factory],
+                    "icon": None if (icon := TILES[tile].factory) is None else data.FACTORY_NAMES[icon],
                     "cost": TILE_COSTS[slot],
                 }
                 for slot, tile in enumerate(self.open_tiles)
@@ -1504,8 +1505,9 @@ class FactoryRaceState(State):
         state.tiles_out = list(view["tiles_out"])
         state.taken = view["taken_tile"]
         state.taken_slot = -1 if view["taken_slot"] is None else view["taken_slot"]
-        state.displaced = None if view["displaced_tile"] is None else tuple(view["displaced_tile"])  # type: ignore[assignment]
-        state.choosing = None if view["choosing"] is None else tuple(view["choosing"])  # type: ignore[assignment]
+        displaced, choosing = view["displaced_tile"], view["choosing"]
+        state.displaced = None if displaced is None else (displaced[0], displaced[1])
+        state.choosing = None if choosing is None else (choosing[0], choosing[1], choosing[2])
         state.shield_queue = list(view["immunity_queue"])
         gone = seen_tiles | set(state.tiles_out) | {t for t in state.open_tiles if t is not None}
         gone |= {t for t in (state.taken, state.displaced and state.displaced[0]) if t is not None}
