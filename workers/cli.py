@@ -85,6 +85,26 @@ def _series_games(text: str) -> int:
     return _positive_int(text)
 
 
+def _config(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON ({exc.msg} at character {exc.pos}): {text!r}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"a JSON object of the game's settings, not {type(value).__name__}")
+    return value
+
+
+def check_config(game: str, config: dict[str, Any]) -> dict[str, Any]:
+    """Return ``config`` if ``game`` accepts it; raise UsageError with the engine's reason otherwise."""
+    try:
+        engines.get(game, config)
+    except engines.ConfigError as exc:
+        known = ", ".join(f"{key}={value!r}" for key, value in engines.get(game).config.items()) or "none"
+        raise UsageError(f"--config: {exc} (the game's settings and defaults: {known})") from None
+    return config
+
+
 def check_series_games(game: str, games: int | None, players: int) -> int:
     """Return the series length to play: ``games``, or the game's default; refuse what the referee would."""
     series = engines.declaration(game).series
@@ -114,6 +134,14 @@ def _add_series_flags(parser: argparse.ArgumentParser) -> None:
         help="games per series (default: the game's usual length for that many bots; the game checks it)",
     )
     parser.add_argument("--seed", type=int, metavar="S", help="seed of boards and bots (default: random, printed)")
+    parser.add_argument(
+        "--config",
+        type=_config,
+        default={},
+        metavar="JSON",
+        help="the game's settings as a JSON object, as a season sets them (default: the game's own), "
+        """e.g. '{"mode": "challenge"}'""",
+    )
     parser.add_argument(
         "--decision-ms",
         type=_positive_int,
@@ -237,6 +265,7 @@ def _series_spec(args: argparse.Namespace, packages: Sequence[BotPackage], seed:
     return SeriesSpec(
         bots=list(packages),
         game=args.game,
+        config=dict(args.config),
         games=args.games,
         seed=seed,
         time_control=TimeControl(decision_ms=args.decision_ms, bank_ms=args.bank_ms, increment_ms=args.increment_ms),
@@ -322,6 +351,7 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
             f"not {len(args.bots)}"
         )
     args.games = check_series_games(args.game, args.games, len(args.bots))
+    check_config(args.game, args.config)
     seed = _seed(args)
     with _bots_loaded(args) as bots:
         document = run_series(_series_spec(args, [bot.package for bot in bots], seed))
@@ -455,6 +485,7 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
     if len(args.bots) < 2:
         raise UsageError("a round robin needs at least two bots")
     args.games = check_series_games(args.game, args.games, 2)
+    check_config(args.game, args.config)
     seed = _seed(args)
     env = trueskill_environment(args.game)
     results = []

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import engines
 from engines.watch import format_points
 from workers import sandbox
 from workers.cli import main
@@ -187,7 +188,7 @@ def test_it_rejects_an_unknown_game_and_lists_the_registered_ones(capsys):
     code = main(["play", "chess", GREEDY, RANDOM])
 
     assert code == 2
-    assert "unknown game 'chess'; registered games: watch" in capsys.readouterr().err
+    assert f"unknown game 'chess'; registered games: {', '.join(engines.names())}" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("flag", "value"), [("--decision-ms", "0"), ("--bank-ms", "-5"), ("--increment-ms", "-1")])

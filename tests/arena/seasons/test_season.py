@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+import engines
 from arena.seasons.models import Season, SeasonTransitionError
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ def test_it_takes_the_engines_rules_version_when_none_is_given(season: Season) -
 
 
 def test_it_refuses_a_game_the_arena_does_not_run() -> None:
-    with pytest.raises(ValidationError, match="no game 'chess'; this arena runs watch"):
+    with pytest.raises(ValidationError, match=f"no game 'chess'; this arena runs {', '.join(engines.names())}"):
         Season.objects.create(name="Chess", game="chess")
 
 
