@@ -107,7 +107,10 @@ class Season(models.Model):
         """Fill in the engine's rules version if blank; raise ValidationError if the game cannot be played so."""
         if self.game not in engines.names():
             raise ValidationError({"game": f"no game {self.game!r}; this arena runs {', '.join(engines.names())}"})
-        info = engines.get(self.game).info
+        try:
+            info = engines.get(self.game, self.config).info
+        except engines.ConfigError as exc:
+            raise ValidationError({"config": f"{self.game}: {exc}"}) from None
         if not self.rules_version:
             self.rules_version = info.rules_version
         elif self._state.adding and self.rules_version != info.rules_version:
