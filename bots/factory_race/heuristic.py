@@ -26,6 +26,7 @@ is one machine on; a route that is cut costs :data:`CUT`). Then:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -75,8 +76,14 @@ HOUSING_UNTIL_ROUND = 8
 POSTER_VALUE = {"worker": 5, "discount": 4, "blueprints": 3, "bureau": 3, "immunity": 1}
 
 
-def distances(grid: Sequence[tuple[int, int] | None]) -> list[int]:
+def distances(grid: Sequence[tuple[int, int] | None]) -> tuple[int, ...]:
     """Return, for each source (cells 0-8, warehouses 9-11), the fewest moves to the assembly shop."""
+    return _distances(tuple(grid))
+
+
+@functools.lru_cache(maxsize=65536)
+def _distances(grid: tuple[tuple[int, int] | None, ...]) -> tuple[int, ...]:
+    # The same shops come back again and again (every tile tried in every cell, every rollout).
     sources = CELLS + len(data.COLOURS)
     nexts = [next_machines(grid, source) for source in range(sources)]
     dist = [CUT] * sources
@@ -93,7 +100,7 @@ def distances(grid: Sequence[tuple[int, int] | None]) -> list[int]:
                 dist[source], changed = best, True
         if not changed:
             break
-    return dist
+    return tuple(dist)
 
 
 def needed(factory: Factory) -> list[int]:
@@ -191,6 +198,32 @@ def plan(state: FactoryRaceState, player: int) -> list[int]:
 
 def best_tile(state: FactoryRaceState, player: int) -> tuple[int, int]:
     """Return how much the best open tile would shorten ``player``'s routes, and its price."""
+    factory = state.factories[player]
+    costs = tuple(state.tile_cost(player, slot) for slot in range(len(state.open_tiles)))
+    key = (
+        tuple(factory.grid),
+        tuple(factory.cubes),
+        tuple(factory.warehouses),
+        tuple(tuple(machine) for machine in factory.assembly),
+        factory.factory,
+        factory.blueprints,
+        frozenset(factory.staffed),
+        tuple(state.open_tiles),
+        costs,
+    )
+    known = _BEST_TILES.get(key)
+    if known is None:
+        if len(_BEST_TILES) > 50_000:
+            _BEST_TILES.clear()
+        known = _BEST_TILES[key] = _best_tile(state, player)
+    return known
+
+
+#: best_tile's answers: a plan is made afresh at every placement decision, and rollouts repeat positions.
+_BEST_TILES: dict[tuple[Any, ...], tuple[int, int]] = {}
+
+
+def _best_tile(state: FactoryRaceState, player: int) -> tuple[int, int]:
     factory = state.factories[player]
     now = route_cost(factory)
     best = (0, 0)

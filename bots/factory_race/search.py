@@ -1,20 +1,23 @@
-"""The ``search`` reference bot for the factory race: it chooses each round's plan by playing the futures out.
+"""The ``search`` reference bot for the factory race: it chooses its plans by playing the futures out.
 
-At its first placement decision of a round it builds a handful of worker
-plans: the heuristic's own (bots/factory_race/heuristic.py) and variations on
-it (no housing, housing even late, a tile bought with the bureau's help,
-every spare worker in the bureau, the pipeline alone). For each, on states
-rebuilt from its observation (the stacks hold what it has not seen; the
-other players' hidden placements this round are filled in with what the
-heuristic would place), it places that plan and plays the game out
-:data:`ROLLOUTS` times with the heuristic in every seat and fresh chance,
-scoring a win (shared wins in part) and, below that, how far it is ahead in
-cubes delivered and in the tie-breaks. It keeps the best plan for the
-round; every other decision is the heuristic's.
+At its first placement decision of a round it builds the worker plans worth
+comparing: the heuristic's own (bots/factory_race/heuristic.py) and
+variations on it (:func:`variants`: one pipeline move dropped or none, the
+spare workers in the bureau, in housing, on a tile, or kept). For each, on
+states rebuilt from its observation (the stacks hold what it has not seen;
+the other players' hidden placements this round are filled in with what the
+heuristic would place), it places that plan and plays the game out with the
+heuristic in every seat and fresh chance, scoring a win (shared wins in part)
+and, below that, how far it is ahead in cubes delivered and in blueprints.
+Every plan gets one rollout, the best :data:`FINALISTS` up to
+:data:`ROLLOUTS`. It keeps the best plan for the round. When the heuristic
+would spend blueprints (an optimisation, or a tile bought), it plays that
+spending and not spending out the same way, since blueprints are the first
+tie-break. Every other decision is the heuristic's.
 
-A rollout is capped at :data:`HORIZON` rounds and the search at
-:data:`BUDGET_S` seconds a round, far inside the referee's 2 s a decision and
-60 s a game.
+A rollout is capped at :data:`HORIZON` rounds and a search stops starting
+rollouts after :data:`BUDGET_S` seconds, inside the referee's 2 s a decision
+and 60 s a game.
 """
 
 from __future__ import annotations
@@ -31,40 +34,55 @@ from engines.factory_race.game import (
     BUREAU,
     DONE,
     HOUSING,
+    OPTIMISE,
     OVER,
     PLACE,
     REQUEST,
+    STAFF,
+    STAFF_ASM,
+    TAKE,
     FactoryRaceGame,
     FactoryRaceState,
 )
 
 ROLLOUTS = 4
+#: The options that get more than one rollout.
+FINALISTS = 4
 HORIZON = 12
 BUDGET_S = 1.0
 
 
 def variants(state: FactoryRaceState, player: int) -> list[list[int]]:
-    """Return the plans worth comparing this round, the heuristic's first, without duplicates."""
+    """Return the plans worth comparing this round, the heuristic's first, without duplicates.
+
+    The heuristic's plan is cut into its assembly staffing, its pipeline moves
+    and the rest; the variations drop one pipeline move (or none) and spend the
+    spare workers four ways: all in the bureau, housing then the bureau, a tile
+    (the request and the bureau), or nothing.
+    """
     factory = state.factories[player]
     base = plan(state, player)
-    workers = factory.workers
-    core = [a for a in base if a not in (HOUSING, BUREAU, REQUEST)]
-    spare = workers - _cost(state, player, core)
-    out = [base, core]
-    bureau = [BUREAU] * min(spare, data.BUREAU_SPACES)
-    out.append(core + bureau)
-    if factory.housing_left:
-        price = data.HOUSING_COSTS[len(data.HOUSING_COSTS) - factory.housing_left]
-        if price <= spare:
-            out.append(core + [HOUSING] + [BUREAU] * min(spare - price, data.BUREAU_SPACES))
+    assembly = [a for a in base if STAFF_ASM <= a < HOUSING]
+    pipeline = [a for a in base if STAFF <= a < STAFF_ASM]
     gain, price = best_tile(state, player)
-    if gain > 0 and spare >= 1:
-        short = max(0, price - factory.blueprints)
-        if short <= min(data.BUREAU_SPACES, spare - 1):
+    out = [base]
+    for drop in [None, *pipeline]:
+        core = assembly + [a for a in pipeline if a != drop]
+        spare = factory.workers - _cost(state, player, core)
+        out.append(core + [BUREAU] * min(spare, data.BUREAU_SPACES))
+        out.append(core)
+        if factory.housing_left:
+            house = data.HOUSING_COSTS[len(data.HOUSING_COSTS) - factory.housing_left]
+            if house <= spare:
+                out.append(core + [HOUSING] + [BUREAU] * min(spare - house, data.BUREAU_SPACES))
+        if gain > 0 and spare >= 1 and max(0, price - factory.blueprints) <= min(data.BUREAU_SPACES, spare - 1):
             out.append(core + [REQUEST] + [BUREAU] * min(spare - 1, data.BUREAU_SPACES))
     unique: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
     for option in out:
-        if sorted(option) not in [sorted(seen) for seen in unique]:
+        key = tuple(sorted(option))
+        if key not in seen:
+            seen.add(key)
             unique.append(option)
     return unique
 
@@ -121,7 +139,7 @@ class SearchPolicy:
         self._plan: list[int] = []
 
     def choose(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
-        """Return an action: the chosen plan's next placement, or the heuristic's choice."""
+        """Return an action: the chosen plan's next placement, a spending checked by rollouts, or the heuristic's."""
         legal = list(legal_actions)
         if len(legal) == 1:
             return legal[0]
@@ -136,30 +154,47 @@ class SearchPolicy:
                     return action
             return DONE
         action = decide(state, legal)
-        return action if action in legal else legal[0]
+        if action not in legal:
+            return legal[0]
+        if action != DONE and DONE in legal and (state.phase == OPTIMISE or state.step == TAKE):
+            # Blueprints spent now are blueprints missing from the tie-break: is the spending worth it?
+            keep = self._best(state, player, [[action], [DONE]])
+            return action if keep == 0 else DONE
+        return action
 
     def _search(self, state: FactoryRaceState, player: int) -> list[int]:
         options = variants(state, player)
         if len(options) == 1:
             return list(options[0])
+        return list(options[self._best(state, player, options, placing=True)])
+
+    def _best(self, state: FactoryRaceState, player: int, options: list[list[int]], placing: bool = False) -> int:
+        """Return the index of the option (actions of ``player`` from ``state``) whose rollouts score best.
+
+        Every option gets one rollout; the best :data:`FINALISTS` get more, up
+        to :data:`ROLLOUTS` each, while the budget lasts. Each rollout of a
+        round meets the same chance (common random numbers).
+        """
         started = time.perf_counter()
         totals = [0.0] * len(options)
         runs = [0] * len(options)
+        seeds = [self._rng.getrandbits(32) for _ in range(ROLLOUTS)]
+        contenders = list(range(len(options)))
         for run in range(ROLLOUTS):
-            # Common random numbers: every plan meets the same chance in its run-th rollout.
-            seed = self._rng.getrandbits(32)
-            for index, option in enumerate(options):
-                if time.perf_counter() - started > BUDGET_S and all(runs):
+            for index in contenders:
+                if run and time.perf_counter() - started > BUDGET_S:
                     break
                 trial = state.clone()
-                place_others_first(trial, player)
-                for action in option:
+                if placing:
+                    place_others_first(trial, player)
+                for action in options[index]:
                     if action in trial.legal_actions():
                         trial.apply_action(action)
-                if trial.phase == PLACE and trial.to_move == player:
+                if placing and trial.phase == PLACE and trial.to_move == player:
                     trial.apply_action(DONE)
-                rollout(trial, random.Random(seed + run), state.round + HORIZON)
+                rollout(trial, random.Random(seeds[run]), state.round + HORIZON)
                 totals[index] += value(trial, player)
                 runs[index] += 1
-        best = max(range(len(options)), key=lambda i: (totals[i] / max(1, runs[i]), -i))
-        return list(options[best])
+            ranked = sorted(contenders, key=lambda i: (-totals[i] / max(1, runs[i]), i))
+            contenders = ranked[:FINALISTS]
+        return max(contenders, key=lambda i: (totals[i] / runs[i] if runs[i] else -1.0, -i))

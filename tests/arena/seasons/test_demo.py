@@ -16,6 +16,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+import engines
 from arena.bots.models import BotVersion
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
@@ -109,10 +110,13 @@ def test_a_second_run_goes_on_with_the_running_seasons_and_the_demo_bots(setting
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
     out = StringIO()
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=out)
-    assert BotVersion.objects.count() == 3 + 6
-    assert sorted(Season.objects.values_list("game", "status")) == [("watch", "running"), ("watch_race", "running")]
-    assert Series.objects.filter(state=SeriesState.DONE).count() == 4  # one a round, per season, per run
-    assert out.getvalue().count(": 2 series played") == 2
+    demos = {name: declared for name in engines.names() if (declared := engines.declaration(name)).demo}
+    # Each game's reference bots, entered by as many demo users as its demo season asks: not again.
+    assert BotVersion.objects.count() == sum(len(d.reference_bots) * d.demo.owners_per_bot for d in demos.values())
+    assert sorted(Season.objects.values_list("game", "status")) == [(name, "running") for name in sorted(demos)]
+    # One series a round, per season, per run.
+    assert Series.objects.filter(state=SeriesState.DONE).count() == 2 * len(demos)
+    assert out.getvalue().count(": 2 series played") == len(demos)
     assert get_user_model().objects.filter(username="admin").count() == 1
 
 
@@ -173,5 +177,6 @@ def test_it_serves_the_populated_site_on_the_embedded_default(tmp_path: Path) ->
     finally:
         demo.terminate()
         output = demo.communicate(timeout=20)[0]
-    assert output.count(": 2 series played") == 2  # the Watch season and the race season
+    demos = [name for name in engines.names() if engines.declaration(name).demo]
+    assert output.count(": 2 series played") == len(demos)  # every game's demo season
     assert "Serving it until Ctrl-C." in output
