@@ -273,6 +273,40 @@ class Game(ABC):
             raise StateFormatError(f"seed must be an integer or null, not {seed!r}")
         return history, seed
 
+    def merged_config(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Return this game's configuration with ``config``'s keys over it, or raise :class:`ConfigError`."""
+        if config is None:
+            return dict(self.config)
+        if not isinstance(config, Mapping):
+            raise ConfigError(f"config must be a mapping, not {type(config).__name__}")
+        return self.validate_config({**self.config, **config})
+
+    def replay_saved(self, data: object, what: str, with_config: bool = True) -> State:
+        """Return the state a saved state describes: its envelope checked, its history replayed checked.
+
+        ``what`` names the state in messages; with ``with_config``, the saved
+        ``config`` and ``num_players`` are used. Raises :class:`StateFormatError`
+        naming the first thing wrong (the envelope, the config, or the index of
+        the first action that does not apply).
+        """
+        history, seed = self.read_state_header(data, what)
+        assert isinstance(data, Mapping)  # read_state_header refused anything else
+        try:
+            if with_config:
+                state = self.new_initial_state(
+                    seed=seed, config=data.get("config", {}), num_players=data.get("num_players")
+                )
+            else:
+                state = self.new_initial_state(seed=seed)
+        except ConfigError as exc:
+            raise StateFormatError(str(exc)) from exc
+        for index, action in enumerate(history):
+            try:
+                state.apply_checked(action)
+            except (IllegalActionError, MalformedActionError) as exc:
+                raise StateFormatError(f"history[{index}]: {exc}") from exc
+        return state
+
     def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
         """Return the score of a series from the referee's game records (workers/referee.py).
 

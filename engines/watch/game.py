@@ -31,7 +31,6 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
-    StateFormatError,
 )
 
 # -- the board ----------------------------------------------------------------
@@ -517,13 +516,4 @@ class WatchGame(Game):
         return WatchState(self, seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> WatchState:
-        history, seed = self.read_state_header(data, "a Watch state")
-        state = WatchState(self, seed)
-        for index, action in enumerate(history):
-            try:
-                state.apply_checked(action)
-            except IllegalActionError as exc:
-                raise StateFormatError(f"history[{index}]: {exc}") from exc
-            except MalformedActionError as exc:
-                raise StateFormatError(f"history[{index}]: {exc}") from exc
-        return state
+        return self.replay_saved(data, "a Watch state", with_config=False)  # type: ignore[return-value]

@@ -36,7 +36,6 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
-    StateFormatError,
 )
 
 # -- the material -------------------------------------------------------------
@@ -689,21 +688,7 @@ class WatchRaceGame(Game):
     def new_initial_state(
         self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
     ) -> WatchRaceState:
-        if config is not None and not isinstance(config, Mapping):
-            raise ConfigError(f"config must be a mapping, not {type(config).__name__}")
-        full = self.config if config is None else self.validate_config({**self.config, **config})
-        return WatchRaceState(self, full, self.check_num_players(num_players), seed)
+        return WatchRaceState(self, self.merged_config(config), self.check_num_players(num_players), seed)
 
     def state_from_json(self, data: Mapping[str, Any]) -> WatchRaceState:
-        history, seed = self.read_state_header(data, "a Watch race state")
-        config = data.get("config", {})
-        try:
-            state = self.new_initial_state(seed=seed, config=config, num_players=data.get("num_players"))
-        except ConfigError as exc:
-            raise StateFormatError(str(exc)) from exc
-        for index, action in enumerate(history):
-            try:
-                state.apply_checked(action)
-            except (IllegalActionError, MalformedActionError) as exc:
-                raise StateFormatError(f"history[{index}]: {exc}") from exc
-        return state
+        return self.replay_saved(data, "a Watch race state")  # type: ignore[return-value]
