@@ -12,7 +12,8 @@ is one machine on; a route that is cut costs :data:`CUT`). Then:
   first; then the next machine on the shortest route of each useful cube,
   front first; then, if an open tile would shorten the routes and it can pay,
   a worker on the request and workers in the bureau to afford it; housing
-  while the game is young; the rest in the bureau;
+  while the game is young; in «Вызов» the poster cell when an open poster
+  brings a worker or a discount; the rest in the bureau;
 * **cube moves**: into the assembly first (the deepest machine staffed), then
   each cube that gets closer, front first;
 * **tiles and optimisation**: whichever tile, cell and turn (or rotation,
@@ -50,6 +51,7 @@ from engines.factory_race.game import (
     OPTIMISE,
     PLACE,
     POSTER,
+    POSTER_CELL,
     PUT,
     PUTTING,
     REQUEST,
@@ -72,6 +74,8 @@ from engines.factory_race.game import (
 CUT = 12
 #: Housing is worth its workers while the game is young.
 HOUSING_UNTIL_ROUND = 8
+#: The poster cell is worth its two workers for a poster valued this much (a worker, a discount).
+POSTER_CELL_VALUE = 4
 #: Posters by what they do, best first (kinds that cannot help score 0).
 POSTER_VALUE = {"worker": 5, "discount": 4, "blueprints": 3, "bureau": 3, "immunity": 1}
 
@@ -182,7 +186,13 @@ def plan(state: FactoryRaceState, player: int) -> list[int]:
             actions.append(REQUEST)
             actions += [BUREAU] * short
             workers -= 1 + short
-    # 4. Housing while young, then the bureau.
+    # 4. («Вызов») A poster worth two workers: a new worker or a lasting discount.
+    if state.challenge and workers >= data.POSTER_WORKERS:
+        best = max((poster_value(p) for p in state.open_posters if p is not None), default=0)
+        if best >= POSTER_CELL_VALUE:
+            actions.append(POSTER_CELL)
+            workers -= data.POSTER_WORKERS
+    # 5. Housing while young, then the bureau.
     if factory.housing_left and state.round <= HOUSING_UNTIL_ROUND:
         cost = data.HOUSING_COSTS[len(data.HOUSING_COSTS) - factory.housing_left]
         if cost <= workers:
@@ -255,6 +265,7 @@ def next_placement(state: FactoryRaceState, player: int, legal: Sequence[int]) -
         + [REQUEST] * factory.request
         + [HOUSING] * bool(factory.housing)
         + [BUREAU] * factory.bureau
+        + [POSTER_CELL] * factory.poster_cell
     )
     for action in plan(state, player):
         if action in placed:

@@ -9,8 +9,10 @@ the other players' hidden placements this round are filled in with what the
 heuristic would place), it places that plan and plays the game out with the
 heuristic in every seat and fresh chance, scoring a win (shared wins in part)
 and, below that, how far it is ahead in cubes delivered and in blueprints.
-Every plan gets one rollout, the best :data:`FINALISTS` up to
-:data:`ROLLOUTS`. It keeps the best plan for the round. When the heuristic
+Every plan gets one rollout, the heuristic's and the best :data:`FINALISTS`
+up to :data:`ROLLOUTS`; it keeps the best plan for the round if it beats the
+heuristic's by :data:`MARGIN` over the same rollouts, else the heuristic's
+(in «Вызов» the events make a few rollouts flatter lucky plans). When the heuristic
 would spend blueprints (an optimisation, or a tile bought), it plays that
 spending and not spending out the same way, since blueprints are the first
 tie-break. Every other decision is the heuristic's.
@@ -37,6 +39,7 @@ from engines.factory_race.game import (
     OPTIMISE,
     OVER,
     PLACE,
+    POSTER_CELL,
     REQUEST,
     STAFF,
     STAFF_ASM,
@@ -46,8 +49,10 @@ from engines.factory_race.game import (
 )
 
 ROLLOUTS = 4
-#: The options that get more than one rollout.
+#: The options that get more than one rollout (besides the first, the heuristic's own).
 FINALISTS = 4
+#: How much better (in wins a rollout) an option must score to replace the first.
+MARGIN = 0.25
 HORIZON = 12
 BUDGET_S = 1.0
 
@@ -57,8 +62,9 @@ def variants(state: FactoryRaceState, player: int) -> list[list[int]]:
 
     The heuristic's plan is cut into its assembly staffing, its pipeline moves
     and the rest; the variations drop one pipeline move (or none) and spend the
-    spare workers four ways: all in the bureau, housing then the bureau, a tile
-    (the request and the bureau), or nothing.
+    spare workers five ways: all in the bureau, housing then the bureau, a tile
+    (the request and the bureau), the poster cell when the heuristic wants a
+    poster, or nothing.
     """
     factory = state.factories[player]
     base = plan(state, player)
@@ -75,6 +81,8 @@ def variants(state: FactoryRaceState, player: int) -> list[list[int]]:
             house = data.HOUSING_COSTS[len(data.HOUSING_COSTS) - factory.housing_left]
             if house <= spare:
                 out.append(core + [HOUSING] + [BUREAU] * min(spare - house, data.BUREAU_SPACES))
+        if POSTER_CELL in base and spare >= data.POSTER_WORKERS:
+            out.append(core + [POSTER_CELL] + [BUREAU] * min(spare - data.POSTER_WORKERS, data.BUREAU_SPACES))
         if gain > 0 and spare >= 1 and max(0, price - factory.blueprints) <= min(data.BUREAU_SPACES, spare - 1):
             out.append(core + [REQUEST] + [BUREAU] * min(spare - 1, data.BUREAU_SPACES))
     unique: list[list[int]] = []
@@ -96,10 +104,21 @@ def _cost(state: FactoryRaceState, player: int, actions: Sequence[int]) -> int:
     return factory.placed() - before
 
 
-def rollout(state: FactoryRaceState, rng: random.Random, horizon_round: int) -> None:
-    """Play ``state`` on with the heuristic in every seat until the game ends or the horizon."""
+def rollout(state: FactoryRaceState, seed: int, horizon_round: int) -> None:
+    """Play ``state`` on with the heuristic in every seat until the game ends or the horizon.
+
+    Each kind of chance (tiles, posters, events, the die) has its own generator
+    seeded from ``seed``, so rollouts of different plans with one seed meet the
+    same events in the same rounds even when they draw different numbers of
+    tiles: common random numbers that hold.
+    """
+    streams: dict[str, random.Random] = {}
     while state.phase != OVER and state.round <= horizon_round:
         if state.is_chance_node():
+            kind = state.draws[0][0]
+            rng = streams.get(kind)
+            if rng is None:
+                rng = streams[kind] = random.Random(f"{seed}:{kind}")
             engines.resolve_chance(state, rng)
         else:
             state.apply_action(decide(state, state.legal_actions()))
@@ -192,9 +211,13 @@ class SearchPolicy:
                         trial.apply_action(action)
                 if placing and trial.phase == PLACE and trial.to_move == player:
                     trial.apply_action(DONE)
-                rollout(trial, random.Random(seeds[run]), state.round + HORIZON)
+                rollout(trial, seeds[run], state.round + HORIZON)
                 totals[index] += value(trial, player)
                 runs[index] += 1
             ranked = sorted(contenders, key=lambda i: (-totals[i] / max(1, runs[i]), i))
-            contenders = ranked[:FINALISTS]
-        return max(contenders, key=lambda i: (totals[i] / runs[i] if runs[i] else -1.0, -i))
+            contenders = sorted({0, *ranked[:FINALISTS]})  # the heuristic's own option stays to the end
+        best = max(contenders, key=lambda i: (totals[i] / runs[i] if runs[i] else -1.0, -i))
+        # A few rollouts flatter whichever option met lucky chance: leave the first option (the
+        # heuristic's) only for one that beats it clearly over the same rollouts.
+        mean = [totals[i] / runs[i] if runs[i] else -1.0 for i in range(len(options))]
+        return best if mean[best] - mean[0] >= MARGIN else 0
