@@ -67,11 +67,12 @@ def frames(states: Sequence[FactoryRaceState], actions: Sequence[int]) -> list[d
         notation = before.action_to_string(action)
         move: dict[str, Any] = {"seat": mover if mover >= 0 else None, "notation": notation, "phase": before.phase}
         if before.phase == PLACE and mover >= 0:
-            # Secret until all have placed: the frame says only that the seat placed (or finished).
-            move["notation"] = "done placing" if notation == "done" else "places a worker (hidden)"
-            move["hidden"] = True
             if notation != "done":
                 pending.setdefault(mover, []).append(notation)
+            if after.phase == PLACE:
+                # Secret until all have placed: the frame says only that the seat placed (or finished).
+                move["notation"] = "done placing" if notation == "done" else "places a worker (hidden)"
+                move["hidden"] = True
         frame["move"] = move
         if before.phase == PLACE and after.phase != PLACE:
             frame["revealed"] = {str(seat): names for seat, names in sorted(pending.items())}

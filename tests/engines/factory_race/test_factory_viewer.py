@@ -49,9 +49,12 @@ def test_it_hides_the_placements_until_every_seat_has_placed_then_reveals_them_t
     placing = [frame for frame in frames[1:] if frame["move"]["phase"] == PLACE and frame["move"]["seat"] is not None]
     assert placing, "the game has placements"
     for frame in placing:
-        assert frame["move"]["notation"] in ("places a worker (hidden)", "done placing")
         if frame["phase"] == PLACE:
+            assert frame["move"]["notation"] in ("places a worker (hidden)", "done placing")
             assert all(f["placed"] is None for f in frame["factories"])
+        else:  # the last placement of the round: everything shows
+            assert "revealed" in frame
+            assert frame["move"]["notation"] == states[frame["ply"] - 1].action_to_string(actions[frame["ply"] - 1])
     reveals = [frame for frame in frames if "revealed" in frame]
     assert len(reveals) >= 3  # one per round played
     reveal = reveals[0]
