@@ -10,9 +10,9 @@ heuristic would place), it places that plan and plays the game out with the
 heuristic in every seat and fresh chance, scoring a win (shared wins in part)
 and, below that, how far it is ahead in cubes delivered and in blueprints.
 Every plan gets one rollout, the heuristic's and the best :data:`FINALISTS`
-up to :data:`ROLLOUTS`; it keeps the best plan for the round if it beats the
-heuristic's by :data:`MARGIN` over the same rollouts, else the heuristic's
-(in «Вызов» the events make a few rollouts flatter lucky plans). When the heuristic
+up to :data:`ROLLOUTS`; it keeps the best plan for the round (in «Вызов»
+only if it beats the heuristic's by :data:`MARGIN` over the same rollouts:
+the events make a few rollouts flatter lucky plans). When the heuristic
 would spend blueprints (an optimisation, or a tile bought), it plays that
 spending and not spending out the same way, since blueprints are the first
 tie-break. Every other decision is the heuristic's.
@@ -51,7 +51,9 @@ from engines.factory_race.game import (
 ROLLOUTS = 4
 #: The options that get more than one rollout (besides the first, the heuristic's own).
 FINALISTS = 4
-#: How much better (in wins a rollout) an option must score to replace the first.
+#: How much better (in wins a rollout) an option must score to replace the first, in «Вызов»: its
+#: events make a few rollouts flatter lucky options. In the base mode only the tile draws are chance,
+#: rollouts are all but exact, and the best option is taken.
 MARGIN = 0.25
 HORIZON = 12
 BUDGET_S = 1.0
@@ -220,4 +222,5 @@ class SearchPolicy:
         # A few rollouts flatter whichever option met lucky chance: leave the first option (the
         # heuristic's) only for one that beats it clearly over the same rollouts.
         mean = [totals[i] / runs[i] if runs[i] else -1.0 for i in range(len(options))]
-        return best if mean[best] - mean[0] >= MARGIN else 0
+        margin = MARGIN if state.challenge else 0.0
+        return best if mean[best] - mean[0] >= margin else 0

@@ -82,7 +82,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bot_rows(games: int) -> list[str]:
+def bot_rows(games: int, only_focal: str | None = None, only_mode: str | None = None) -> list[str]:
     rows = [
         "| mode | focal bot v others | players | games | focal win share (95 % interval) | fair share "
         "| mean rounds | ended: assembled / tie-break / shared / round limit | focal ms per decision |",
@@ -90,6 +90,8 @@ def bot_rows(games: int) -> list[str]:
     ]
     for mode in MODES:
         for focal, other, counts in PAIRINGS:
+            if (only_focal and focal != only_focal) or (only_mode and mode != only_mode):
+                continue
             for num_players in counts:
                 played = [play_game(focal, other, num_players, index, mode) for index in range(games)]
                 share = sum(game["share"] for game in played)
@@ -438,7 +440,9 @@ def bare_play(num_players: int, seconds: float) -> tuple[float, float, float]:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60, help="games per row of the bots' table")
-    parser.add_argument("--speed-seconds", type=float, default=5.0, help="how long to time random play")
+    parser.add_argument("--speed-seconds", type=float, default=5.0, help="how long to time random play (0: not at all)")
+    parser.add_argument("--focal", choices=[p[0] for p in PAIRINGS], help="only the rows of this focal bot")
+    parser.add_argument("--mode", choices=MODES, help="only the rows of this mode")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -446,24 +450,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"Command: `.venv/bin/python {command.strip()}`  ")
     print(f"Date: {datetime.date.today().isoformat()}, one core, Python {sys.version.split()[0]}\n")
     if args.games:
-        print("\n".join(bot_rows(args.games)))
-    print(
-        "\n| random play, base mode, default config | games/s | decisions/s | decisions per game "
-        "| µs per decision | games/s vs bare loop |"
-    )
-    print("|---|---:|---:|---:|---:|---:|")
-    for num_players in (2, 3, 4):
-        bare_games, bare_decisions, bare_per_game = bare_play(num_players, args.speed_seconds)
-        per_second, decisions, recorded = random_play(num_players, args.speed_seconds)
-        per_game = sum(len(sizes) for sizes in recorded) / len(recorded)
+        print("\n".join(bot_rows(args.games, args.focal, args.mode)))
+    if args.speed_seconds > 0:
         print(
-            f"| bare loop, plain lists (yardstick), {num_players} players | {bare_games:,.1f} "
-            f"| {bare_decisions:,.0f} | {bare_per_game:,.0f} | {1e6 / bare_decisions:.1f} | 1.00x |"
+            "\n| random play, base mode, default config | games/s | decisions/s | decisions per game "
+            "| µs per decision | games/s vs bare loop |"
         )
-        print(
-            f"| engine API, `apply_action`, {num_players} players | {per_second:,.1f} | {decisions:,.0f} "
-            f"| {per_game:,.0f} | {1e6 / decisions:.1f} | {per_second / bare_games:.2f}x |"
-        )
+        print("|---|---:|---:|---:|---:|---:|")
+        for num_players in (2, 3, 4):
+            bare_games, bare_decisions, bare_per_game = bare_play(num_players, args.speed_seconds)
+            per_second, decisions, recorded = random_play(num_players, args.speed_seconds)
+            per_game = sum(len(sizes) for sizes in recorded) / len(recorded)
+            print(
+                f"| bare loop, plain lists (yardstick), {num_players} players | {bare_games:,.1f} "
+                f"| {bare_decisions:,.0f} | {bare_per_game:,.0f} | {1e6 / bare_decisions:.1f} | 1.00x |"
+            )
+            print(
+                f"| engine API, `apply_action`, {num_players} players | {per_second:,.1f} | {decisions:,.0f} "
+                f"| {per_game:,.0f} | {1e6 / decisions:.1f} | {per_second / bare_games:.2f}x |"
+            )
 
 
 if __name__ == "__main__":
