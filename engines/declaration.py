@@ -102,6 +102,9 @@ class DemoSeason:
     owners_per_bot: int = 1
     #: Put before each demo bot's name, so the games' bots are told apart on the site.
     bot_prefix: str = ""
+    #: The reference bots the demo enters, by name; empty: all of them. A slow bot can stay out,
+    #: so the living ladder keeps giving games to a bot a user uploads.
+    bots: tuple[str, ...] = ()
 
 
 #: (result document, one label per series player, each reason code in words) -> the text of the series.
@@ -141,6 +144,9 @@ class GameDeclaration:
     def __post_init__(self) -> None:
         if self.validation_bot not in self.reference_bots:
             raise ValueError(f"{self.name}: the validation bot {self.validation_bot!r} is not a reference bot")
+        unknown = sorted(set(self.demo.bots) - set(self.reference_bots)) if self.demo else []
+        if unknown:
+            raise ValueError(f"{self.name}: the demo's bots {unknown} are not reference bots")
 
     def seat_label(self, seat: int) -> str:
         """Return the name of a seat: the declared label, else "Seat <n>"."""

@@ -38,6 +38,15 @@ DECLARATION = GameDeclaration(
         style=Path(__file__).parent / "static" / "viewer.css",
     ),
     # Three-player series (three games, each player starting one) of the random and heuristic
-    # bots, each entered by two demo users so that no series seats two versions of one bot.
-    demo=DemoSeason(title="Demo factory race season", players=3, games=3, owners_per_bot=2, bot_prefix="factory-"),
+    # bots, each entered by two demo users so that no series seats two versions of one bot. The
+    # search bot (a second a round) stays out, so that the living ladder's series stay short and a
+    # bot uploaded to the served site gets its games at once.
+    demo=DemoSeason(
+        title="Demo factory race season",
+        players=3,
+        games=3,
+        owners_per_bot=2,
+        bot_prefix="factory-",
+        bots=("random", "heuristic"),
+    ),
 )

@@ -1,7 +1,7 @@
 """A factory race season in a real browser: its leaderboard, a three-player series and the replay of its factories.
 
-The demo's own factory race season (three-player series of the random,
-heuristic and search bots, validated and played in the sandbox); the replay
+The demo's own factory race season (three-player series of the random and
+heuristic bots, validated and played in the sandbox); the replay
 viewer draws each factory and keeps the simultaneous placements hidden until
 every seat has placed, then reveals them together.
 """

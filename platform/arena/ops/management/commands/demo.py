@@ -48,7 +48,9 @@ class DemoLadder:
 
     @property
     def packages(self) -> list[Path]:
-        return [path for _name, path in sorted(engines.declaration(self.game).reference_bots.items())]
+        chosen = self.demo.bots
+        bots = engines.declaration(self.game).reference_bots
+        return [path for name, path in sorted(bots.items()) if not chosen or name in chosen]
 
     def bot_name(self, package: Path, suffix: str) -> str:
         return f"{self.demo.bot_prefix}{package.name}{suffix}" if self.demo.bot_prefix else package.name
