@@ -24,6 +24,7 @@ and 60 s a game.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -57,6 +58,8 @@ FINALISTS = 4
 MARGIN = 0.25
 HORIZON = 12
 BUDGET_S = 1.0
+#: The first rollout of each option stops being started after this long (the heuristic's goes first).
+FIRST_BUDGET_S = 1.3
 
 
 def variants(state: FactoryRaceState, player: int) -> list[list[int]]:
@@ -203,7 +206,9 @@ class SearchPolicy:
         contenders = list(range(len(options)))
         for run in range(ROLLOUTS):
             for index in contenders:
-                if run and time.perf_counter() - started > BUDGET_S:
+                # The first round of rollouts may run a little longer, so that most options get one;
+                # options never played out are not chosen.
+                if time.perf_counter() - started > (BUDGET_S if run else FIRST_BUDGET_S):
                     break
                 trial = state.clone()
                 if placing:
@@ -216,7 +221,7 @@ class SearchPolicy:
                 rollout(trial, seeds[run], state.round + HORIZON)
                 totals[index] += value(trial, player)
                 runs[index] += 1
-            ranked = sorted(contenders, key=lambda i: (-totals[i] / max(1, runs[i]), i))
+            ranked = sorted(contenders, key=lambda i: (-totals[i] / runs[i] if runs[i] else math.inf, i))
             contenders = sorted({0, *ranked[:FINALISTS]})  # the heuristic's own option stays to the end
         best = max(contenders, key=lambda i: (totals[i] / runs[i] if runs[i] else -1.0, -i))
         # A few rollouts flatter whichever option met lucky chance: leave the first option (the
