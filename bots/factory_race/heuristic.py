@@ -28,7 +28,6 @@ is one machine on; a route that is cut costs :data:`CUT`). Then:
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -396,7 +395,7 @@ class HeuristicPolicy:
     name = "heuristic"
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        del seed  # it draws nothing: the same observation always gets the same answer
 
     def choose(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         """Return the heuristic's action for ``observation``."""

@@ -169,11 +169,9 @@ def cell_mask(entry: tuple[int, int] | None) -> int:
     return 0 if entry is None else rotate(TILES_BY_KEY[entry[0]].shape, entry[1])
 
 
-class _Tiles(dict):  # tile keys: distribution ids 0-38, factory tiles 100 + factory * 10 + index
-    pass
-
-
-TILES_BY_KEY: dict[int, data.Tile] = _Tiles()
+#: Every tile by its key: the distribution centre's by id (0-38), each factory's layout tiles as
+#: 100 + factory * 10 + cell.
+TILES_BY_KEY: dict[int, data.Tile] = {}
 for _id, _tile in enumerate(TILES):
     TILES_BY_KEY[_id] = _tile
 LAYOUTS: list[list[tuple[int, int] | None]] = []
