@@ -101,12 +101,9 @@ def variants(state: FactoryRaceState, player: int) -> list[list[int]]:
 
 
 def _cost(state: FactoryRaceState, player: int, actions: Sequence[int]) -> int:
-    trial = state.clone()
-    factory = trial.factories[player]
-    before = factory.placed()
-    for action in actions:
-        trial._place(factory, action)
-    return factory.placed() - before
+    """Return the workers the staffing ``actions`` (production and assembly machines) take."""
+    card = state.factories[player].card
+    return sum(data.MACHINE_WORKERS if action < STAFF_ASM else card[action - STAFF_ASM].workers for action in actions)
 
 
 def rollout(state: FactoryRaceState, seed: int, horizon_round: int) -> None:

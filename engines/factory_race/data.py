@@ -24,7 +24,6 @@ N, E, S, W = 1, 2, 4, 8
 EDGE_NAMES = {N: "N", E: "E", S: "S", W: "W"}
 # Tile shapes, drawn in rotation 0: a straight line, a corner, a T and a cross.
 STRAIGHT, CORNER, TEE, CROSS = W | E, W | N, W | N | E, N | E | S | W
-SHAPE_NAMES = {STRAIGHT: "straight", CORNER: "corner", TEE: "tee", CROSS: "cross"}
 
 
 def rotate(mask: int, quarters: int) -> int:

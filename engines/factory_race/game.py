@@ -397,7 +397,6 @@ class FactoryRaceState(State):
         self.shield_queue: list[int] = []
         self.winners: tuple[int, ...] = ()
         self.reason = ""
-        self.finished_round = 0
         #: Decisions each player made (the series table's "moves").
         self.decisions = [0] * num_players
         if self.challenge:
@@ -635,7 +634,6 @@ class FactoryRaceState(State):
     def _end_round(self) -> None:
         done = [player for player in range(self.num_players) if self.factories[player].complete()]
         if done:
-            self.finished_round = self.round
             self._decide(done)
             return
         # "Фаза обновления линии плакатов и линии жетонов"
