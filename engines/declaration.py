@@ -5,8 +5,9 @@ Each game package holds a ``declaration.py`` whose ``DECLARATION`` is a
 (``engines/__init__.py``). The workers, the platform, the web pages and the
 CLI read a game only through it: its rating constants, series length and
 seats, its series text, its reference bots, its replay viewer, its demo
-season. No code outside a game's own folders (``engines/<game>/``,
-``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
+seasons, and its score ladder when it is played solo
+(engines/score_ladder.py). No code outside a game's own folders
+(``engines/<game>/``, ``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
 does. docs/engines.md, "Adding a game", lists the steps.
 
 Pure: no I/O, no third-party imports (paths are only named here).
@@ -20,6 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from engines.base import Game
+from engines.score_ladder import ScoreLadder
+
+__all__ = [
+    "DemoSeason",
+    "GameDeclaration",
+    "RatingConstants",
+    "ScoreLadder",
+    "SeriesRules",
+    "Viewer",
+]
 
 #: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (workers/rating_constants.py uses these).
 MU = 25.0
@@ -93,7 +104,11 @@ class Viewer:
 
 @dataclass(frozen=True)
 class DemoSeason:
-    """The game's season in ``manage.py demo``: its reference bots, entered by demo users."""
+    """A season of the game in ``manage.py demo``: its reference bots, entered by demo users.
+
+    A solo demo season (``GameDeclaration.solo_demo``) has ``players=1`` and
+    ``games`` at least the score ladder's minimum of deals.
+    """
 
     title: str
     players: int
@@ -134,6 +149,10 @@ class GameDeclaration:
     name_step: StepNamer | None = None
     viewer: Viewer | None = None
     demo: DemoSeason | None = None
+    #: How the game is ranked when played solo; a game for one player must declare it.
+    score_ladder: ScoreLadder | None = None
+    #: A solo season (one player a series, a score ladder) for ``manage.py demo``, beside ``demo``.
+    solo_demo: DemoSeason | None = None
     #: The platform's own game (the Watch family's flagship): the default where a game is not said.
     flagship: bool = False
 
@@ -144,9 +163,27 @@ class GameDeclaration:
     def __post_init__(self) -> None:
         if self.validation_bot not in self.reference_bots:
             raise ValueError(f"{self.name}: the validation bot {self.validation_bot!r} is not a reference bot")
-        unknown = sorted(set(self.demo.bots) - set(self.reference_bots)) if self.demo else []
-        if unknown:
-            raise ValueError(f"{self.name}: the demo's bots {unknown} are not reference bots")
+        for demo in (self.demo, self.solo_demo):
+            unknown = sorted(set(demo.bots) - set(self.reference_bots)) if demo else []
+            if unknown:
+                raise ValueError(f"{self.name}: the demo's bots {unknown} are not reference bots")
+        solo = self.game.info.min_players == 1
+        if solo and self.score_ladder is None:
+            raise ValueError(f"{self.name}: a game for one player declares how it is ranked, a score_ladder")
+        if self.score_ladder is not None and not solo:
+            raise ValueError(f"{self.name}: a score_ladder is for a game one player can play (min_players 1)")
+        if self.demo is not None and self.demo.players == 1:
+            raise ValueError(f"{self.name}: a demo season of one player is a solo_demo")
+        if self.solo_demo is not None:
+            if self.score_ladder is None or self.solo_demo.players != 1:
+                raise ValueError(f"{self.name}: a solo_demo is a season of one player of a game with a score_ladder")
+            problem = self.score_ladder.check_deals(self.solo_demo.games)
+            if problem:
+                raise ValueError(f"{self.name}: the solo_demo: {problem}")
+
+    def plays_solo(self, players: int) -> bool:
+        """Return True when a series of ``players`` is solo play, ranked on the game's score ladder."""
+        return players == 1 and self.score_ladder is not None
 
     def seat_label(self, seat: int) -> str:
         """Return the name of a seat: the declared label, else "Seat <n>"."""

@@ -2,7 +2,8 @@
 
 A game's declaration may bring its own series text (Watch does: its scheme's
 totals); every other game gets :func:`format_series`, the table of games and
-the points any series has. Pure: no I/O.
+the points any series has; a solo series (one player, a score ladder) gets
+each deal's score and the mean instead of points. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -77,7 +78,12 @@ def format_series(
     """Return the games (who started, who won and how, moves, time, forfeits) and the points of any series.
 
     ``words`` gives each reason code of the game (and each forfeit) in words.
+    A solo series shows each game's score and ends with the mean score
+    (engines/score_ladder.py) instead of points and a winner.
     """
+    score = document["score"]
+    if "deal_scores" in score:
+        return _format_solo_series(document, labels, words)
     rows = []
     for game in document["games"]:
         forfeit = game["forfeit"]
@@ -95,10 +101,44 @@ def format_series(
         )
     headers = ["#", seat_label, "Winner", "Reason", "Moves by player", "Time ms by player", "Forfeit"]
     lines = [render_table(headers, rows, right=(0,)), *stopped_early(document), ""]
-    score = document["score"]
     standings = sorted(range(len(labels)), key=lambda p: (-score["points"][p], p))
     lines.append("Series score: " + ", ".join(f"{labels[p]} {format_points(score['points'][p])}" for p in standings))
     lines += [f"    {name_players(step, labels)}" for step in score["steps"]]
     winner = score["winner"]
     lines.append("Series winner: " + ("none (the top is shared)" if winner is None else labels[winner]))
+    return lines
+
+
+def _format_solo_series(document: Mapping[str, Any], labels: Sequence[str], words: Mapping[str, str]) -> list[str]:
+    """Return a solo series: each deal's score, how the game ended, moves and time, then the mean score."""
+    score = document["score"]
+    games = {game["index"]: game for game in document["games"]}
+    rows = []
+    for index, deal_score in enumerate(score["deal_scores"]):
+        game = games.get(index)
+        if game is None:
+            rows.append([index + 1, f"{deal_score:g}", "not played", "-", "-", "-"])
+            continue
+        forfeit = game["forfeit"]
+        rows.append(
+            [
+                index + 1,
+                f"{deal_score:g}",
+                in_words(words, game["reason"]),
+                moves(game, 0),
+                f"{time_used_ms(game, 1)[0]:.0f}",
+                "-" if forfeit is None else f"{forfeit['reason']} ({forfeit['detail']})",
+            ]
+        )
+    headers = ["#", "Score", "Reason", "Moves", "Time ms", "Forfeit"]
+    stopped = []
+    if len(document["games"]) < document["games_planned"]:
+        stopped = [f"  (a forfeit ended the series in game {len(document['games'])}: the deals after it score as it)"]
+    lines = [render_table(headers, rows, right=(0, 1, 3, 4)), *stopped, ""]
+    margin = score["high"] - score["mean"]
+    lines.append(
+        f"Mean score of {labels[0]}: {score['mean']:.2f} over {len(score['deal_scores'])} deals, "
+        f"95 % interval {score['low']:.2f} to {score['high']:.2f} (± {margin:.2f})"
+    )
+    lines.append("Title: " + (score["title"] or "none (below every threshold)"))
     return lines

@@ -106,10 +106,14 @@ def check_config(game: str, config: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_series_games(game: str, games: int | None, players: int) -> int:
-    """Return the series length to play: ``games``, or the game's default; refuse what the referee would."""
-    series = engines.declaration(game).series
+    """Return the series length to play: ``games``, or the game's default; refuse what the referee would.
+
+    A solo series (one bot of a game with a score ladder) defaults to the ladder's deals.
+    """
+    declared = engines.declaration(game)
+    series = declared.series
     if games is None:
-        return series.default_games(players)
+        return declared.score_ladder.deals if declared.score_ladder and players == 1 else series.default_games(players)
     problem = series.check_games(players, games)
     if problem:
         raise UsageError(problem)

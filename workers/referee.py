@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
+from engines import score_ladder
 from workers import bot_text
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
@@ -200,12 +201,13 @@ class Referee:
     """Runs one series; use :func:`run_series`."""
 
     def __init__(self, spec: SeriesSpec, log: Callable[[str], None] | None = None) -> None:
-        if len(spec.bots) < 2:
-            raise ValueError("a series needs at least two bots")
         self.spec = spec
         declared = engines.declaration(spec.game or engines.flagship())
+        self.declared = declared
         self.game = declared.game(spec.config)
         info = self.game.info
+        if not spec.bots or (len(spec.bots) == 1 and not declared.plays_solo(1)):
+            raise ValueError(f"a series of {info.name} needs at least two bots")
         if not info.min_players <= len(spec.bots) <= info.max_players:
             raise ValueError(f"{info.name} is for {info.min_players} to {info.max_players} players")
         problem = declared.series.check_games(len(spec.bots), spec.games)
@@ -540,6 +542,8 @@ class Referee:
             record["reason"] = outcome.reason
         stats = outcome.stats if outcome is not None else self._partial_stats(state)
         record["stats"] = {str(seats[s]): dict(stats[s]) for s in range(players)}
+        # Per series player, as the engine returned them (a solo game's score is returns[0]); None after a forfeit.
+        record["returns"] = None if outcome is None else [outcome.returns[seats.index(p)] for p in range(players)]
         record["bank_ms_left"] = [round(b, 1) for b in bank]
         for player in seats:
             self._send_quietly(
@@ -591,6 +595,9 @@ class Referee:
         return action, state.action_to_string(action)
 
     def _score(self, games: list[dict[str, Any]]) -> dict[str, Any]:
+        ladder = self.declared.score_ladder
+        if ladder is not None and self.declared.plays_solo(len(self.seats)):
+            return score_ladder.score_series(games, self.spec.games, ladder)
         return self.game.score_series(games, len(self.seats))
 
 

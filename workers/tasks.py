@@ -69,8 +69,8 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
     if str(spec.get("rules_version")) != rules:
         raise SpecError(f"{game} rules version {spec.get('rules_version')!r} asked, this worker has {rules!r}")
     seats = spec.get("seats")
-    if not isinstance(seats, list) or len(seats) < 2:
-        raise SpecError("a series spec needs a list of at least two seats")
+    if not isinstance(seats, list) or not seats or (len(seats) == 1 and not engines.declaration(game).plays_solo(1)):
+        raise SpecError(f"a series spec of {game} needs a list of at least two seats")
     bots = [fetch_package(seat["archive"], seat["sha256"]) for seat in seats]
     return SeriesSpec(
         bots=bots,

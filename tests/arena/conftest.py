@@ -152,3 +152,54 @@ def field(running: Any, make_version: Callable[..., Any], django_user_model: Any
         SeasonEntry.objects.create(season=running, version=version)
         versions.append(version)
     return versions
+
+
+@pytest.fixture
+def solo_game() -> Any:
+    """The toy solo game (tests/toygame/solitaire.py) registered for the test, and its declaration."""
+    import engines
+    from tests.toygame.solitaire import DECLARATION
+
+    engines.register(DECLARATION)
+    yield DECLARATION
+    engines.unregister(DECLARATION.name)
+
+
+def enter_solo(season: Any, owner: Any, bot: str, package: str) -> Any:
+    """Submit a toy solo bot package as ``owner``'s ``bot``, validate it in the sandbox, enter it; return it."""
+    from arena.bots.models import BotVersion
+    from arena.bots.submissions import submit_version
+    from arena.bots.validation import validate_version
+    from arena.seasons.models import SeasonEntry
+    from tests.toygame.solitaire import PACKAGES
+
+    version = validate_version(submit_version(owner, bot, PACKAGES / package).pk)
+    assert version.status == BotVersion.Status.ACTIVE, version.status_reason
+    SeasonEntry.objects.create(season=season, version=version)
+    return version
+
+
+@pytest.fixture
+def solo_ladder(
+    solo_game: Any, artifact_dir: Path, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> dict[str, Any]:
+    """A running solo season of the toy: ann's careful bot and bob's careless one, each series played and recorded."""
+    from arena.matchmaking.scheduling import schedule_round
+    from arena.seasons.models import Season
+
+    season = Season.objects.create(
+        name="Toy score ladder", game=solo_game.name, players_per_series=1, games_per_series=20
+    )
+    versions = {
+        "careful": enter_solo(season, django_user_model.objects.create_user("ann"), "ann-careful", "careful"),
+        "careless": enter_solo(season, django_user_model.objects.create_user("bob"), "bob-careless", "careless"),
+    }
+    season.transition(Season.Status.RUNNING)
+    with django_capture_on_commit_callbacks(execute=True):
+        played = schedule_round(season, 4)
+    series = {}
+    for one in played:
+        one.refresh_from_db()
+        assert one.state == "done", one.failure_reason
+        series[one.seats.get().version.bot.name.split("-")[1]] = one
+    return {"season": season, "versions": versions, "series": series}

@@ -8,7 +8,7 @@ from django.db.models import F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, extend_schema_view
 from rest_framework import generics, viewsets
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
@@ -17,10 +17,16 @@ from rest_framework.response import Response
 import engines
 from arena.api.filters import ArenaPagination, choice_filter, choice_param
 from arena.api.schema import ArenaAutoSchema
-from arena.api.serializers import GameSerializer, LeaderboardRowSerializer, SeasonSerializer
+from arena.api.serializers import (
+    GameSerializer,
+    LeaderboardRowSerializer,
+    ScoreLadderRowSerializer,
+    SeasonSerializer,
+)
 from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
+from arena.series.score_ladder import ladder_rows
 
 #: The leaderboard's sort keys (``?ordering=key`` or ``-key``) and the columns they sort by.
 LEADERBOARD_ORDERINGS: dict[str, tuple[str, ...]] = {
@@ -100,7 +106,16 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
 @extend_schema(
     summary="A season's leaderboard",
     description="Every rated version of the season, ranked by the conservative rating μ − 3σ (then μ). "
-    "`rank` is that ranking whatever `ordering` sorts the page by.",
+    "`rank` is that ranking whatever `ordering` sorts the page by. A solo season (`players_per_series` 1) "
+    "has a score ladder instead: every version with a recorded series, ranked by its mean score over the "
+    "season's deals, with the 95 % interval (`low`, `high`), the games and the title; `ordering` is `rank` "
+    "or `-rank` there.",
+    responses=PolymorphicProxySerializer(
+        component_name="LeaderboardRowOrScore",
+        serializers=[LeaderboardRowSerializer, ScoreLadderRowSerializer],
+        resource_type_field_name=None,
+        many=True,
+    ),
     parameters=[
         OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the season's id"),
         OpenApiParameter(
@@ -109,7 +124,11 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     ],
 )
 class LeaderboardView(generics.ListAPIView):
-    """A season's ratings as leaderboard rows: one query for the page, one to count."""
+    """A season's ratings as leaderboard rows: one query for the page, one to count.
+
+    A board with no rows is looked at once more: a solo season (which rates nobody) answers
+    with its score ladder (arena/series/score_ladder.py) instead.
+    """
 
     schema = ArenaAutoSchema()
 
@@ -134,9 +153,21 @@ class LeaderboardView(generics.ListAPIView):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         response = super().list(request, *args, **kwargs)
-        if not response.data["count"] and not Season.objects.filter(pk=self.kwargs["id"]).exists():
-            raise Http404  # checked only for an empty board: a season with ratings exists
-        return response
+        if response.data["count"]:
+            return response  # a season with ratings exists, and is not solo
+        season = Season.objects.filter(pk=self.kwargs["id"]).first()
+        if season is None:
+            raise Http404
+        if not season.is_solo:
+            return response
+        ordering = request.query_params.get("ordering") or "rank"
+        if ordering not in ("rank", "-rank"):
+            raise ValidationError({"ordering": [f"a score ladder sorts by rank or -rank, not {ordering!r}"]})
+        rows = ladder_rows(season)  # a solo season rates nobody: its board is its score ladder
+        if ordering == "-rank":
+            rows.reverse()
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(ScoreLadderRowSerializer(page, many=True).data)
 
 
 #: The columns a leaderboard row reads; nothing else is fetched.

@@ -100,6 +100,28 @@ class LeaderboardRowSerializer(serializers.Serializer):
     game_wins = serializers.IntegerField()
 
 
+class ScoreLadderRowSerializer(serializers.Serializer):
+    """One line of a solo season's score ladder: a version's mean score over the season's deals, and its title."""
+
+    rank = serializers.IntegerField(help_text="1 for the best mean score; equal means share a rank")
+    version = serializers.IntegerField(source="version.pk")
+    bot = serializers.CharField(source="version.bot.name")
+    bot_id = serializers.IntegerField(source="version.bot_id")
+    owner = serializers.CharField(source="version.bot.owner.username")
+    version_number = serializers.IntegerField(source="version.number")
+    series = serializers.IntegerField(source="series_id", help_text="the version's solo series")
+    games = serializers.IntegerField(source="standing.games", help_text="the deals scored")
+    mean = serializers.FloatField(source="standing.mean", help_text="mean score over the deals, what ranks")
+    low = serializers.FloatField(
+        source="standing.low", help_text="95 % interval of the mean, low end: mean − t(0.975, n − 1) · s / √n"
+    )
+    high = serializers.FloatField(source="standing.high", help_text="95 % interval of the mean, high end")
+    best = serializers.FloatField(source="standing.best", help_text="the best deal's score")
+    worst = serializers.FloatField(source="standing.worst", help_text="the worst deal's score")
+    forfeits = serializers.IntegerField(source="standing.forfeits", help_text="games lost to a forfeit")
+    title = serializers.CharField(source="standing.title", help_text="the title the mean earns; empty below them all")
+
+
 VERSION_STATUS_HELP = "validating, then active (or failed_validation); retired when replaced; disabled by an operator"
 
 

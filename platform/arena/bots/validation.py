@@ -2,7 +2,8 @@
 
 :func:`validate_version` sends a two-game series per game the version plays,
 between its stored archive and the game's reference random bot (packed into
-the artifact store like any archive), to the match workers on the
+the artifact store like any archive; alone, for a game only one player
+plays), to the match workers on the
 ``matches`` queue: the platform never runs bot code itself. Each result
 comes back to :func:`record_validation` on the platform queue, which keeps
 the series whole (:class:`ValidationRun`, the version's validation page) and
@@ -94,8 +95,10 @@ def validate_version(version_id: int) -> BotVersion:
 
 
 def validation_spec(version: BotVersion, game: str) -> dict[str, Any]:
-    """Return the self-contained spec of ``version``'s validation series in ``game`` against its reference bot."""
-    reference_sha, _reference_path = reference_archive(game)
+    """Return the self-contained spec of ``version``'s validation series in ``game`` against its reference bot.
+
+    A game only one player plays (a solo game) has the version play alone.
+    """
     seats = [
         {
             "version_id": version.pk,
@@ -103,13 +106,17 @@ def validation_spec(version: BotVersion, game: str) -> dict[str, Any]:
             "sha256": version.archive_sha256,
             "archive": archive_url(version.archive_sha256, version.archive_format),
         },
-        {
-            "version_id": None,
-            "name": "reference random bot",
-            "sha256": reference_sha,
-            "archive": archive_url(reference_sha, TAR_GZ),
-        },
     ]
+    if engines.get(game).info.max_players > 1:
+        reference_sha, _reference_path = reference_archive(game)
+        seats.append(
+            {
+                "version_id": None,
+                "name": "reference random bot",
+                "sha256": reference_sha,
+                "archive": archive_url(reference_sha, TAR_GZ),
+            }
+        )
     return {
         "series_id": None,
         "validation": {"version_id": version.pk, "game": game},
@@ -188,4 +195,5 @@ def verdict(document: dict[str, Any]) -> tuple[bool, str]:
     played = len(document["games"])
     if played != VALIDATION_GAMES:
         raise ReferenceBotFailure(f"the validation series ended after {played} of {VALIDATION_GAMES} games")
-    return True, f"passed the validation series ({played} games against the reference bot)"
+    against = "against the reference bot" if len(document["players"]) > 1 else "played alone"
+    return True, f"passed the validation series ({played} games {against})"

@@ -6,6 +6,12 @@ pairings, creates each ``Series`` (queued, with a deadline) and its seats,
 and after the transaction commits enqueues ``run_series`` on the ``matches``
 queue linked to ``record_series_result`` on the ``platform`` queue. The spec
 a worker gets is self-contained (workers/tasks.py).
+
+A solo season (one player a series, a score ladder) pairs nobody:
+``schedule_round`` gives it to :func:`schedule_solo`, which queues one series
+for each active entry that has none yet, every one of them with the season's
+fixed deal seed. A newly active version gets its solo series at once
+(:func:`schedule_new_version`, on ``version_activated``), not at the next beat.
 """
 
 from __future__ import annotations
@@ -126,6 +132,8 @@ def schedule_round(
     """Create up to ``slots`` series for ``season`` and enqueue them once committed."""
     if season.status != Season.Status.RUNNING or slots <= 0:
         return []
+    if season.is_solo:
+        return schedule_solo(season, slots)
     policy = policy or MatchmakingPolicy(
         group_size=season.players_per_series, beta=rating_constants.for_game(season.game).beta
     )
@@ -142,6 +150,57 @@ def schedule_round(
             created.append(series)
             transaction.on_commit(lambda series=series: enqueue(series))
     return created
+
+
+#: Series states that give a version its solo series: a failed or cancelled one is played again.
+SOLO_SERIES_KEPT = (SeriesState.QUEUED, SeriesState.RUNNING, SeriesState.DONE)
+
+
+def schedule_solo(season: Season, slots: int, version_ids: list[int] | None = None) -> list[Series]:
+    """Create a one-player series for up to ``slots`` active entries of solo ``season`` that have none; enqueue them.
+
+    An entry has its series while one is queued, running or done; a series
+    that failed (swept past its attempts, its result refused) or was cancelled
+    leaves it without, so it is played again, as a rated ladder goes on
+    pairing a version whose series failed. Entries are served in the order
+    they joined; ``version_ids`` keeps to those versions. Every series is
+    played with the season's :attr:`~arena.seasons.models.Season.deal_seed`,
+    so all versions play the same deals.
+    """
+    if season.status != Season.Status.RUNNING or not season.is_solo or slots <= 0:
+        return []
+    created = []
+    with transaction.atomic():
+        Season.objects.select_for_update(no_key=True).get(pk=season.pk)  # one scheduler per season at a time
+        served = SeriesSeat.objects.filter(series__season=season, series__state__in=SOLO_SERIES_KEPT)
+        entries = (
+            SeasonEntry.objects.filter(season=season, active=True, version__status=BotVersion.Status.ACTIVE)
+            .exclude(version_id__in=served.values("version_id"))
+            .order_by("joined_at", "pk")
+        )
+        if version_ids is not None:
+            entries = entries.filter(version_id__in=version_ids)
+        for version_id in entries.values_list("version_id", flat=True)[:slots]:
+            series = Series.objects.create(
+                season=season, seed=season.deal_seed, deadline=timezone.now() + SERIES_DEADLINE
+            )
+            SeriesSeat.objects.create(series=series, seat=0, version_id=version_id)
+            created.append(series)
+            transaction.on_commit(lambda series=series: enqueue(series))
+    return created
+
+
+def schedule_new_version(sender: Any, version: BotVersion, **kwargs: Any) -> list[Series]:
+    """Receiver of ``version_activated``: queue the new version's series in each running solo season it entered.
+
+    Connected after the receiver that enters it into seasons
+    (arena.ratings.receivers), so its entries exist; the rated seasons pair it
+    at the next beat, as ever.
+    """
+    seasons = Season.objects.filter(
+        status=Season.Status.RUNNING, players_per_series=1, entries__version=version, entries__active=True
+    ).order_by("pk")
+    return [series for season in seasons for series in schedule_solo(season, 1, [version.pk])]
 
 
 def sweep_overdue(now: Any = None) -> tuple[int, int]:

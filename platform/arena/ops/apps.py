@@ -13,3 +13,10 @@ class OpsConfig(AppConfig):
     name = "arena.ops"
     label = "ops"
     verbose_name = "Operations"
+
+    def ready(self) -> None:
+        from arena.bots import signals
+        from arena.matchmaking.scheduling import schedule_new_version
+
+        # After arena.ratings (earlier in INSTALLED_APPS) connected the receiver that enters seasons.
+        signals.version_activated.connect(schedule_new_version, dispatch_uid="arena.ops.schedule_new_version")

@@ -219,6 +219,8 @@ def _set_status(version: BotVersion, status: str, reason: str) -> None:
 def rerun_series(series: Any) -> Any:
     """Queue a fresh copy of a failed or cancelled series (same season and seats, new seed); return the copy.
 
+    A solo season's copy keeps the season's deal seed, so it plays the same deals as every version.
+
     The copy is sent to the match workers once the transaction commits, like
     the matchmaker's series.
     """
@@ -243,7 +245,8 @@ def rerun_series(series: Any) -> Any:
                 )
         new = Series.objects.create(
             season=season,
-            seed=random.SystemRandom().getrandbits(31),
+            # A solo season's series all deal the same: its copy too.
+            seed=season.deal_seed if season.is_solo else random.SystemRandom().getrandbits(31),
             deadline=timezone.now() + SERIES_DEADLINE,
         )
         SeriesSeat.objects.bulk_create(SeriesSeat(series=new, seat=seat.seat, version=seat.version) for seat in seats)

@@ -18,6 +18,10 @@ workers. A delivery that finds the lock taken leaves its result to the holder:
 the holder looks at the inbox again after it commits, and the result was
 committed before the delivery tried the lock, so the holder sees it.
 
+A solo season's series (one player, a score ladder) are recorded the same
+way, games and seat included, but rate nobody: its standings are computed from
+the recorded results (arena.series.score_ladder).
+
 The result goes to the append-only :class:`SeriesResultLog` in the same
 transaction, in the order its ratings moved, so the log's id order is the
 rating order and :func:`recompute_season` replays it to the same numbers.
@@ -337,13 +341,15 @@ def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> i
         if states.get(series_id) not in RECORDABLE:
             continue  # recorded or cancelled meanwhile: this delivery changes nothing
         seats = seats_by_series.get(series_id, [])
-        problem = _misfit(series_id, seats, document)
+        problem = _misfit(series_id, seats, document, 1 if season.is_solo else 2)
         if problem:
             logger.warning("series %s: result not recorded: %s", series_id, problem)
             batch.rejected[series_id] = (SeriesState.FAILED, f"result rejected: {problem}")
         elif season.status == Season.Status.FINISHED:
             reason = f"{season.name} finished before the result arrived; its standings are final"
             batch.rejected[series_id] = (SeriesState.CANCELLED, reason)
+        elif season.is_solo:
+            _apply_solo(batch, series_id, seats, document)
         else:
             _apply_one(batch, series_id, seats, document)
         states[series_id] = SeriesState.DONE  # a second result of the same series in this batch is a duplicate
@@ -351,9 +357,9 @@ def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> i
     return len(batch.done)
 
 
-def _misfit(series_id: int, seats: list[_Seat], document: dict[str, Any]) -> str | None:
+def _misfit(series_id: int, seats: list[_Seat], document: dict[str, Any], fewest: int) -> str | None:
     players = document.get("players")
-    if not isinstance(players, list) or len(players) != len(seats) or len(seats) < 2:
+    if not isinstance(players, list) or len(players) != len(seats) or len(seats) < fewest:
         count = len(players) if isinstance(players, list) else 0
         return f"series {series_id}: the result has {count} players for {len(seats)} seats"
     for seat, player in zip(seats, players, strict=True):
@@ -382,11 +388,8 @@ def _rating(batch: _Batch, version_id: int) -> _Rating:
     return rating
 
 
-def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
-    ratings = [_rating(batch, seat.version_id) for seat in seats]
-    score = document["score"]
-    ranks = series_ranks(document)
-    after = rate_ranking([(r.mu, r.sigma) for r in ratings], ranks, batch.params)
+def _log_games(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+    """Add the series' result to the batch's log, and its games to the batch's game records."""
     batch.logs.append(SeriesResultLog(series_id=series_id, result=document))
     for game in document["games"]:
         winners = game.get("winners") or []
@@ -400,6 +403,27 @@ def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict
                 forfeit=game["forfeit"],
             )
         )
+
+
+def _apply_solo(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+    """Record a solo series: its log, games and seat (the mean score as points), and no rating.
+
+    A forfeit voids nothing and disables nobody: the score ladder scores the
+    forfeited game (engines/score_ladder.py).
+    """
+    _log_games(batch, series_id, seats, document)
+    score = document["score"]
+    (seat,) = seats
+    batch.seats.append((Decimal(str(score["points"][0])), score["game_wins"][0], 0, seat.pk))
+    batch.done.append(series_id)
+
+
+def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+    ratings = [_rating(batch, seat.version_id) for seat in seats]
+    score = document["score"]
+    ranks = series_ranks(document)
+    after = rate_ranking([(r.mu, r.sigma) for r in ratings], ranks, batch.params)
+    _log_games(batch, series_id, seats, document)
     top_shared = ranks.count(0) > 1
     for player, (seat, rating, (mu, sigma)) in enumerate(zip(seats, ratings, after, strict=True)):
         points = Decimal(str(score["points"][player]))
@@ -509,7 +533,9 @@ def _write(batch: _Batch) -> None:
 
 
 def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
-    """Return every version's (μ, σ) from replaying the season's result log from its seeds."""
+    """Return every version's (μ, σ) from replaying the season's result log from its seeds (none for a solo season)."""
+    if season.is_solo:
+        return {}
     params = season_parameters(season)
     seeds = {
         row.version_id: (row.mu, row.sigma)

@@ -1,5 +1,9 @@
 """Seasons: a ladder of one game under fixed rules and time control, and the versions taking part.
 
+A season of one player a series is a solo season: a score ladder
+(engines/score_ladder.py) that plays every version once on the same
+:attr:`Season.deal_seed` deals and ranks them by mean score, without ratings.
+
 A season moves through created → running ⇄ paused → finished, and only along
 those arrows (a running season may also finish directly). :meth:`Season.transition`
 is the way to move it; ``save()`` refuses any other change of status.
@@ -7,6 +11,7 @@ is the way to move it; ``save()`` refuses any other change of status.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -54,8 +59,12 @@ class Season(models.Model):
     decision_ms = models.PositiveIntegerField(default=2000, help_text="longest single decision")
     bank_ms = models.PositiveIntegerField(default=60000, help_text="time bank per game and seat")
     increment_ms = models.PositiveIntegerField(default=0, help_text="added to the bank after each decision")
-    games_per_series = models.PositiveSmallIntegerField(default=2, help_text="even for two-player games")
-    players_per_series = models.PositiveSmallIntegerField(default=2)
+    games_per_series = models.PositiveSmallIntegerField(
+        default=2, help_text="even for two-player games; a solo season's deals, at least 20"
+    )
+    players_per_series = models.PositiveSmallIntegerField(
+        default=2, help_text="1: a solo season, a score ladder (for a game that declares one)"
+    )
     status = models.CharField(max_length=10, choices=SeasonStatus.choices, default=SeasonStatus.CREATED)
     starts_at = models.DateTimeField(null=True, blank=True, help_text="planned start; the actual one once running")
     ends_at = models.DateTimeField(null=True, blank=True, help_text="planned end; the actual one once finished")
@@ -66,7 +75,7 @@ class Season(models.Model):
         constraints = (
             models.CheckConstraint(condition=Q(status__in=SeasonStatus.values), name="season_status"),
             models.CheckConstraint(condition=Q(decision_ms__gte=1, bank_ms__gte=1), name="season_time_control"),
-            models.CheckConstraint(condition=Q(players_per_series__gte=2), name="season_players"),
+            models.CheckConstraint(condition=Q(players_per_series__gte=1), name="season_players"),
             models.CheckConstraint(condition=Q(games_per_series__gte=1), name="season_games_positive"),
             # Each player takes every seat equally often: two players need an even number of games.
             models.CheckConstraint(
@@ -120,6 +129,18 @@ class Season(models.Model):
             )
         if self.players_per_series is None or self.games_per_series is None:
             return  # a form reports the missing field
+        declared = engines.declaration(self.game)
+        if self.players_per_series == 1:
+            if declared.score_ladder is None:
+                raise ValidationError(
+                    {
+                        "players_per_series": f"{info.name} has no score ladder, so it has no solo seasons: "
+                        f"a season of it seats {info.min_players} to {info.max_players} players a series"
+                    }
+                )
+            problem = declared.score_ladder.check_deals(self.games_per_series)
+            if problem:
+                raise ValidationError({"games_per_series": problem})
         if not info.min_players <= self.players_per_series <= info.max_players:
             raise ValidationError(
                 {
@@ -127,7 +148,7 @@ class Season(models.Model):
                     f"players, not {self.players_per_series}"
                 }
             )
-        problem = engines.declaration(self.game).series.check_games(self.players_per_series, self.games_per_series)
+        problem = declared.series.check_games(self.players_per_series, self.games_per_series)
         if problem:
             raise ValidationError({"games_per_series": problem})
 
@@ -161,6 +182,23 @@ class Season(models.Model):
                 self.ends_at = now
             self.status = to
             self.save(update_fields=["status", "starts_at", "ends_at"])
+
+    @property
+    def is_solo(self) -> bool:
+        """Return True for a solo season: one player a series, ranked on the game's score ladder."""
+        return self.players_per_series == 1
+
+    @property
+    def deal_seed(self) -> int:
+        """Return the series seed every series of a solo season is played with, fixed by the season's id.
+
+        The referee seeds game ``i`` of a series from the series seed and ``i``
+        (workers/referee.py), so every version of the season plays the same
+        deals in the same order. Derived rather than stored: it cannot be edited
+        once series are played, and it differs from season to season.
+        """
+        digest = hashlib.sha256(f"arena solo season {self.pk}".encode()).digest()
+        return int.from_bytes(digest[:4], "big") >> 1  # 31 bits, as the matchmaker's seeds
 
     @property
     def time_control(self) -> dict[str, int]:

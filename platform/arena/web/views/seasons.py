@@ -1,4 +1,7 @@
-"""The season page: its leaderboard (sortable, paginated, fast on tens of thousands of ratings) and its live queue."""
+"""The season page: its leaderboard (sortable, paginated, fast on tens of thousands of ratings) and its live queue.
+
+A solo season's page is its score ladder instead (arena/series/score_ladder.py): no ratings.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from arena.ratings.models import Rating, RatingHistory
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import Series, SeriesState
+from arena.series.score_ladder import ladder_of, ladder_rows
 from arena.web.paging import page_of
 from arena.web.views.home import game_titles, seats_prefetch
 
@@ -143,6 +147,8 @@ ROW_FIELDS = (
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     """Show the leaderboard of a season, sorted by ?sort= (a column key, "-" reverses), ?page= of PER_PAGE rows."""
     the_season = get_object_or_404(Season, pk=season_id)
+    if the_season.is_solo:
+        return score_ladder(request, the_season)
     sort, ordering, sort_notice = parse_sort(request.GET.get("sort", DEFAULT_SORT))
     ratings = (
         Rating.objects.filter(season=the_season)
@@ -178,6 +184,26 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
             "sort": sort,
             "notices": [n for n in (sort_notice, page_notice) if n],
             "trend_rows": TREND_ROWS,
+            **{f"live_{key}": value for key, value in live_context(the_season).items()},
+        },
+    )
+
+
+def score_ladder(request: HttpRequest, the_season: Season) -> HttpResponse:
+    """Show a solo season: its score ladder (rank, version, mean score with its interval, title) and live queue."""
+    ladder = ladder_of(the_season)
+    page, page_notice = page_of(request, ladder_rows(the_season), PER_PAGE)
+    return render(
+        request,
+        "web/score_ladder.html",
+        {
+            "season": the_season,
+            "game_title": game_titles().get(the_season.game, the_season.game),
+            "page": page,
+            "rows": list(page.object_list),
+            "titles": [{"threshold": threshold, "title": title} for threshold, title in ladder.titles],
+            "forfeit_score": ladder.forfeit_score,
+            "notices": [page_notice] if page_notice else [],
             **{f"live_{key}": value for key, value in live_context(the_season).items()},
         },
     )

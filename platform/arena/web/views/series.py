@@ -1,4 +1,7 @@
-"""A series page (seats, games, forfeits, the score step by step, replays), its replay download and logs."""
+"""A series page (seats, games, forfeits, the score step by step, replays), its replay download and logs.
+
+A solo series' page explains its score instead: each deal's score, the mean, its interval and title.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from arena.series.models import Series, SeriesSeat
+from arena.series.score_ladder import standing_of_series
 from arena.web import replays
 from arena.web.access import owns_or_staff, public_document
 from arena.web.deltas import rating_changes
@@ -124,6 +128,26 @@ def _at(values: list[Any] | None, index: int) -> Any:
     return values[index] if values is not None and index < len(values) else None
 
 
+def solo_view(the_series: Series, document: dict[str, Any]) -> dict[str, Any] | None:
+    """Return a solo series' score as its page explains it: each deal's score and how, the mean, interval, title."""
+    found = standing_of_series(the_series.season, document)
+    if found is None:
+        return None
+    games = {game.get("index"): game for game in document.get("games", [])}
+    game_name = document["game"]
+    deals = []
+    for index, score in enumerate(found.scores):
+        game = games.get(index)
+        if game is None:
+            how = "not played: a forfeit ended the series before this deal"
+        elif game.get("forfeit") is not None:
+            how = f"forfeited: {in_words(game_name, str(game['forfeit'].get('reason', '')))}"
+        else:
+            how = in_words(game_name, str(game.get("reason", "")))
+        deals.append({"number": index + 1, "score": score, "how": how})
+    return {"standing": found, "deals": deals, "seed": document.get("seed")}
+
+
 def series(request: HttpRequest, series_id: int) -> HttpResponse:
     """Show a series: its seats and versions, state, every game with moves and forfeits, the score, the replays."""
     the_series = get_object_or_404(Series.objects.select_related("season"), pk=series_id)
@@ -133,11 +157,13 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
         seat.rating_change = changes.get((the_series.pk, seat.version_id))
     names = [seat_name(seat) for seat in seats]
     document = the_series.result
-    games = score = None
+    games = score = solo = None
     logs = []
     if document is not None:
         games = [game_view(document, game, names) for game in document.get("games", [])]
         score = score_view(document, names)
+        if the_series.season.is_solo:
+            solo = solo_view(the_series, document)
         logged = {entry.get("player") for entry in document.get("stderr", [])}
         logs = [seat for seat in seats if seat.seat in logged and owns_or_staff(request.user, seat.version.bot)]
     return render(
@@ -150,6 +176,7 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
             "document": document,
             "games": games,
             "score": score,
+            "solo": solo,
             "logs": logs,
             "has_viewer": replays.has_frames(the_series.season.game),
             "viewer_scripts": [script for script in [replays.script_for(the_series.season.game)] if script],

@@ -4,7 +4,8 @@ Migrates the database (SQLite in var/ unless ARENA_DATABASE_URL says
 otherwise), registers every reference bot of every game as a demo user's bot
 (each version validated in the sandbox), starts each game's demo season as
 its declaration describes it (Watch: two-player series; the Watch race:
-four-player series), plays rounds of series
+four-player series; a game with a ``solo_demo`` also a solo season, its
+score ladder), plays rounds of series
 through the same matchmaker, Celery tasks, sandbox and rating code as
 production (tasks run in-process when no broker is configured), prints each
 leaderboard and one series game by game, and serves the populated site at
@@ -34,6 +35,7 @@ from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
+from arena.series.score_ladder import ladder_rows
 from engines.declaration import DemoSeason
 from engines.text import format_series
 from workers.referee import reason_words
@@ -57,9 +59,25 @@ class DemoLadder:
 
 
 def ladders() -> list[DemoLadder]:
-    """Return a demo season for every registered game that declares one, the flagship first."""
+    """Return a demo season for every registered game that declares one, the flagship first, then the solo ones."""
     names = sorted(engines.names(), key=lambda name: (name != engines.flagship(), name))
-    return [DemoLadder(name, declared.demo) for name in names if (declared := engines.declaration(name)).demo]
+    declared = {name: engines.declaration(name) for name in names}
+    rated = [DemoLadder(name, demo) for name in names if (demo := declared[name].demo)]
+    solo = [DemoLadder(name, demo) for name in names if (demo := declared[name].solo_demo)]
+    return rated + solo
+
+
+def score_ladder_lines(season: Season) -> list[str]:
+    """Return a solo season's score ladder as text lines, best mean score first."""
+    lines = [f"{'#':>2}  {'bot':<20} {'owner':<16} {'games':>5} {'mean':>8} {'95 % interval':>17}  title"]
+    for row in ladder_rows(season):
+        version, found = row.version, row.standing
+        interval = f"{found.low:.2f} to {found.high:.2f}"
+        lines.append(
+            f"{row.rank:>2}  {version.bot.name + ' v' + str(version.number):<20} {version.bot.owner.username:<16} "
+            f"{found.games:>5} {found.mean:>8.2f} {interval:>17}  {found.title or '-'}"
+        )
+    return lines
 
 
 def leaderboard_lines(season: Season) -> list[str]:
@@ -175,7 +193,7 @@ class Command(BaseCommand):
         for season in seasons:
             done = Series.objects.filter(season=season, state=SeriesState.DONE).order_by("id")
             self.stdout.write(f"\n{season.name}: {done.count()} series played\n")
-            for line in leaderboard_lines(season):
+            for line in score_ladder_lines(season) if season.is_solo else leaderboard_lines(season):
                 self.stdout.write(line)
             if done:
                 self.stdout.write("\n" + "\n".join(series_lines(done.first())))
