@@ -87,6 +87,12 @@ class SeriesRules:
 #: ``frames(states, actions)`` -> one JSON-ready frame per state for the viewer's script (the states
 #: are the game's own State subclass).
 FramesBuilder = Callable[[Sequence[Any], Sequence[int]], list[dict[str, Any]]]
+#: ``private(states, actions, seat)`` -> one JSON-ready dict per state (per frame): what only game seat
+#: ``seat`` knew there and the table did not (its hand, the cards it chose among...); ``{}`` where nothing.
+PrivateBuilder = Callable[[Sequence[Any], Sequence[int], int], list[dict[str, Any]]]
+#: ``public_moves(states, actions)`` -> one entry per action: None where the move is public (its recorded
+#: notation stands), else the move in words that hide what is secret ("P1 draws a document (face down)").
+PublicMoves = Callable[[Sequence[Any], Sequence[int]], list[str | None]]
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,16 @@ class Viewer:
     script: Path
     #: Its style sheet, if it has one, in the same folder as the script.
     style: Path | None = None
+    #: A game with hidden information: what each seat saw that the table did not, per frame. The
+    #: frames are what everyone sees; the series page adds ``private`` layers only for the owner of the
+    #: seat's bot (and staff), and the script draws them when present (``data.private[seat][ply]``).
+    private: PrivateBuilder | None = None
+    #: A game whose recorded notation names hidden things ("draw doc 12"): each move in public words.
+    #: Declaring it makes the moves secret to the public: the series page lists these words, and the
+    #: public replay download and the API replace a hidden move's notation with them and its action
+    #: id with null (arena/web/access.py); staff get the full record. A game without hidden
+    #: information declares neither hook, and its pages and downloads show the full record.
+    public_moves: PublicMoves | None = None
 
 
 @dataclass(frozen=True)

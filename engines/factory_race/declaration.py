@@ -36,6 +36,8 @@ DECLARATION = GameDeclaration(
         board=viewer.board,
         script=Path(__file__).parent / "static" / "viewer.js",
         style=Path(__file__).parent / "static" / "viewer.css",
+        private=viewer.private,
+        public_moves=viewer.public_moves,
     ),
     # Three-player series (three games, each player starting one) of the random and heuristic
     # bots, each entered by two demo users so that no series seats two versions of one bot. The

@@ -7,6 +7,13 @@ workers, housing, posters and this round's workers on the board. The players
 place their workers at once: while they place, a frame shows no placement of
 the round (only how many seats have finished), and the first frame after the
 placement phase reveals every seat's placements together, as at the table.
+
+The recorded notation of a secret placement is hidden the same way wherever
+the moves are public (:func:`public_moves`: the series page's move list, the
+public replay download, the API): "P1 places a worker (hidden)", and the move
+that ends the placements names them all. A seat's private layer
+(:func:`private`, for its bot's owner and staff) holds its own placements of
+the round while the others cannot see them yet.
 """
 
 from __future__ import annotations
@@ -56,16 +63,19 @@ def tile_code(key: int, turns: int = 0) -> str:
     return ("M" if tile.machine else "L") + lines
 
 
-def frames(states: Sequence[FactoryRaceState], actions: Sequence[int]) -> list[dict[str, Any]]:
-    """Return one frame per state; placements stay hidden until every seat has placed."""
-    out = [_frame(states[0], 0)]
+def _moves(
+    states: Sequence[FactoryRaceState], actions: Sequence[int]
+) -> list[tuple[dict[str, Any], dict[int, list[str]] | None, dict[int, list[str]]]]:
+    """Return per action: the move as the table saw it, the placements it revealed (or None), and the
+    placements made in secret so far this round (per seat), after it."""
+    out = []
     pending: dict[int, list[str]] = {}
     for ply, action in enumerate(actions, start=1):
         before, after = states[ply - 1], states[ply]
-        frame = _frame(after, ply)
         mover = before.current_player()
         notation = before.action_to_string(action)
         move: dict[str, Any] = {"seat": mover if mover >= 0 else None, "notation": notation, "phase": before.phase}
+        revealed = None
         if before.phase == PLACE and mover >= 0:
             if notation != "done":
                 pending.setdefault(mover, []).append(notation)
@@ -73,11 +83,47 @@ def frames(states: Sequence[FactoryRaceState], actions: Sequence[int]) -> list[d
                 # Secret until all have placed: the frame says only that the seat placed (or finished).
                 move["notation"] = "done placing" if notation == "done" else "places a worker (hidden)"
                 move["hidden"] = True
-        frame["move"] = move
         if before.phase == PLACE and after.phase != PLACE:
-            frame["revealed"] = {str(seat): names for seat, names in sorted(pending.items())}
-            pending = {}
+            revealed, pending = pending, {}
+        out.append((move, revealed, {seat: names[:] for seat, names in pending.items()}))
+    return out
+
+
+def frames(states: Sequence[FactoryRaceState], actions: Sequence[int]) -> list[dict[str, Any]]:
+    """Return one frame per state; placements stay hidden until every seat has placed."""
+    out = [_frame(states[0], 0)]
+    for ply, (move, revealed, _secret) in enumerate(_moves(states, actions), start=1):
+        frame = _frame(states[ply], ply)
+        frame["move"] = move
+        if revealed is not None:
+            frame["revealed"] = {str(seat): names for seat, names in sorted(revealed.items())}
         out.append(frame)
+    return out
+
+
+def public_moves(states: Sequence[FactoryRaceState], actions: Sequence[int]) -> list[str | None]:
+    """Return, per action, None for a public move, or its public words: a placement made in secret is
+    "P1 places a worker (hidden)", and the move that ends the placements names every seat's."""
+    out: list[str | None] = []
+    for move, revealed, _secret in _moves(states, actions):
+        who = "the referee" if move["seat"] is None else f"P{move['seat']}"
+        if move.get("hidden"):
+            out.append(f"{who} {move['notation']}")
+        elif revealed is not None:
+            last = "done placing" if move["notation"] == "done" else move["notation"]
+            players = len(states[0].factories)
+            shown = "; ".join(f"P{p} {', '.join(revealed.get(p, [])) or 'nothing'}" for p in range(players))
+            out.append(f"{who} {last}; placements revealed together: {shown}")
+        else:
+            out.append(None)
+    return out
+
+
+def private(states: Sequence[FactoryRaceState], actions: Sequence[int], seat: int) -> list[dict[str, Any]]:
+    """Return, per frame, what only ``seat`` knew: its own placements of the round while they are secret."""
+    out: list[dict[str, Any]] = [{}]
+    for _move, _revealed, secret in _moves(states, actions):
+        out.append({"placing": secret[seat]} if seat in secret else {})
     return out
 
 

@@ -99,6 +99,12 @@
       if (f.posters.length) {
         el("p", { "class": "fr-posters" }, card, "Posters held: " + f.posters.map(function (id) { return board.posters[id].title; }).join("; "));
       }
+      // The seat's own placements while they are secret: in data.private only for its bot's owner and staff.
+      var layers = data["private"] && data["private"][String(seat)];
+      var secret = layers ? layers[frame.ply] : null;
+      if (secret && secret.placing) {
+        el("p", { "class": "fr-private" }, card, "Only you see this: placed so far this round — " + secret.placing.join(", "));
+      }
     },
 
     describe: function (data, frame, seat) {

@@ -20,6 +20,7 @@ from arena.bots.models import BotVersion, VersionStatus
 from arena.ratings.models import Rating
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
+from arena.web.access import owns_or_staff, public_forfeit
 
 
 def can_see_private(request: Any, owner_id: int) -> bool:
@@ -254,7 +255,11 @@ class SeriesSerializer(serializers.ModelSerializer):
 
 
 class GameRecordSerializer(serializers.ModelSerializer):
-    """One game of a series: who won, how, each player's moves, and a forfeit if there was one."""
+    """One game of a series: who won, how, each player's moves, and a forfeit if there was one.
+
+    A forfeit's list of the legal moves, in a game with hidden information, is for the forfeiting
+    bot's owner and staff (arena.web.access.public_forfeit).
+    """
 
     number = serializers.SerializerMethodField()
 
@@ -262,6 +267,21 @@ class GameRecordSerializer(serializers.ModelSerializer):
         model = GameRecord
         fields = ("index", "number", "winner", "reason", "moves", "forfeit")
         read_only_fields = fields
+
+    def to_representation(self, instance: GameRecord) -> dict[str, Any]:
+        body: dict[str, Any] = super().to_representation(instance)
+        forfeit = body.get("forfeit")
+        if forfeit:
+            game_name = instance.series.season.game
+            user = getattr(self.context.get("request"), "user", None)
+            seat = (
+                SeriesSeat.objects.select_related("version__bot")
+                .filter(series_id=instance.series_id, seat=forfeit.get("player"))
+                .first()
+            )
+            full = seat is not None and owns_or_staff(user, seat.version.bot)
+            body["forfeit"] = public_forfeit(game_name, forfeit, full=full)
+        return body
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_number(self, game: GameRecord) -> int:

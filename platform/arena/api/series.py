@@ -2,12 +2,12 @@
 
 The result document's ``stderr`` entries are private: the replay endpoint
 returns the document without them, and the log endpoint returns one player's
-entry after checking who asks.
+entry after checking who asks. In a game with hidden information the replay
+gives everyone but staff each hidden move in public words with a null action
+id, as the site's download does: arena.web.access decides, for both.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
@@ -31,15 +31,9 @@ from arena.api.serializers import (
 )
 from arena.converters import ID_PATTERN
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
+from arena.web.access import public_document
 
-#: Keys of a result document that only a bot's owner and staff may read.
-PRIVATE_RESULT_KEYS = frozenset({"stderr"})
 SERIES_ID = OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the series' id")
-
-
-def public_result(document: dict[str, Any]) -> dict[str, Any]:
-    """Return a result document without what only the bots' owners may see (their stderr)."""
-    return {key: value for key, value in document.items() if key not in PRIVATE_RESULT_KEYS}
 
 
 def series_with_seats() -> QuerySet[Series]:
@@ -114,7 +108,7 @@ class SeriesGamesView(generics.ListAPIView):
     def get_queryset(self) -> QuerySet[GameRecord]:
         if not Series.objects.filter(pk=self.kwargs["id"]).exists():
             raise NotFound(f"no series {self.kwargs['id']}")
-        return GameRecord.objects.filter(series_id=self.kwargs["id"]).order_by("index")
+        return GameRecord.objects.filter(series_id=self.kwargs["id"]).select_related("series__season").order_by("index")
 
 
 class ReplayView(APIView):
@@ -123,19 +117,21 @@ class ReplayView(APIView):
     schema = ArenaAutoSchema()
 
     @extend_schema(
-        summary="A series' replay (the result document, stderr removed)",
+        summary="A series' replay (the result document, stderr removed; hidden moves in words but for staff)",
         parameters=[SERIES_ID],
         responses={
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
                 description="game, rules_version, config, seed, games_planned, time_control, players, "
-                "games (seats, actions with notation and ms, forfeit, winners, reason, stats), score, wall_seconds",
+                "games (seats, actions with notation and ms, forfeit, winners, reason, stats), score, wall_seconds; "
+                "in a game with hidden information, for everyone but staff: 'redacted' (why), and each hidden "
+                "move's notation in public words with its action null",
             ),
             404: OpenApiResponse(description="no such series, or not recorded yet"),
         },
     )
     def get(self, request: Request, id: int) -> Response:
-        return Response(public_result(recorded_series(id).result or {}))
+        return Response(public_document(recorded_series(id).result or {}, request.user))
 
 
 class LogView(APIView):

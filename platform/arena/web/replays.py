@@ -6,11 +6,17 @@ replaying the recorded actions through the engine's checked path, and the
 browser script that draws them), its seat names and how its score steps name
 the players. A game without a viewer still gets its move list, seat tables
 and a "no viewer for this game yet" note.
+
+A game with hidden information declares two more hooks on its viewer: each
+seat's private layer (what only that seat saw, per frame) and its moves in
+public words (the recorded notation of a secret move names the secret).
+Who gets which is decided in arena/web/access.py, never here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import engines
@@ -60,6 +66,68 @@ def frames_for(
         return None
     states = replay_state(game_name, config, seed, num_players, actions)
     return declared.viewer.frames(states, actions)
+
+
+@dataclass
+class ReplayParts:
+    """One game's replay as the viewer's script gets it, from a single replay of its actions."""
+
+    frames: list[dict[str, Any]]
+    #: Per action: None where the move is public, else its public words; None when no move is secret.
+    public_moves: list[str | None] | None = None
+    #: Game seat -> its private layer, one entry per frame (only the seats asked for).
+    private: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def replay_parts(
+    game_name: str,
+    config: dict[str, Any],
+    seed: int | None,
+    num_players: int,
+    actions: Sequence[int],
+    private_seats: Collection[int] = (),
+) -> ReplayParts | None:
+    """Return the frames, the public moves and the private layers of ``private_seats`` (game seats), or None
+    when the game has no viewer yet. Raises :class:`ReplayError` as :func:`frames_for` does."""
+    declared = _declaration(game_name)
+    if declared is None or declared.viewer is None:
+        return None
+    viewer = declared.viewer
+    states = replay_state(game_name, config, seed, num_players, actions)
+    parts = ReplayParts(frames=viewer.frames(states, actions))
+    if viewer.public_moves is not None:
+        parts.public_moves = viewer.public_moves(states, actions)
+    if viewer.private is not None:
+        for seat in sorted(set(private_seats)):
+            if 0 <= seat < num_players:
+                parts.private[seat] = viewer.private(states, actions, seat)
+    return parts
+
+
+def has_secret_moves(game_name: str) -> bool:
+    """Return whether ``game_name``'s recorded notation names hidden things (its viewer declares public_moves)."""
+    declared = _declaration(game_name)
+    return declared is not None and declared.viewer is not None and declared.viewer.public_moves is not None
+
+
+def public_moves_for(
+    game_name: str, config: dict[str, Any], seed: int | None, num_players: int, actions: Sequence[int]
+) -> list[str | None] | None:
+    """Return per action None (a public move) or its public words; None when the game has no secret moves.
+
+    Raises :class:`ReplayError` when the actions do not replay.
+    """
+    declared = _declaration(game_name)
+    if declared is None or declared.viewer is None or declared.viewer.public_moves is None:
+        return None
+    states = replay_state(game_name, config, seed, num_players, actions)
+    return declared.viewer.public_moves(states, actions)
+
+
+def game_seed(document: dict[str, Any], index: int) -> int | None:
+    """Return the seed of game ``index`` of a result document, as workers/referee.py seeds it."""
+    seed = document.get("seed")
+    return None if seed is None else seed * 1000 + index
 
 
 def board_for(game_name: str, config: dict[str, Any]) -> dict[str, Any] | None:

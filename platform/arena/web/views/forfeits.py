@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, render
 
 from arena.bots.models import BotVersion
 from arena.series.models import GameRecord
-from arena.web.access import owns_or_staff
+from arena.web.access import owns_or_staff, public_forfeit
 from arena.web.paging import page_of
 from arena.web.reasons import in_words
 
@@ -26,7 +26,10 @@ def version_forfeits(request: HttpRequest, bot_id: int, number: int) -> HttpResp
         .order_by("-series__finished_at", "-series_id", "index")
     )
     page, notice = page_of(request, [game for game in games if _forfeited_by(game)], PER_PAGE)
+    private = owns_or_staff(request.user, version.bot)
     for game in page.object_list:
+        # A game of secrets: the moves legal then name the version's hidden cards, for its owner and staff.
+        game.forfeit = public_forfeit(game.series.season.game, game.forfeit, full=private)
         made = game.moves[game.version_seat] if game.version_seat < len(game.moves) else 0
         game.move_number = made + 1
         game.reason_words = in_words(game.series.season.game, str(game.forfeit.get("reason", "")))
@@ -37,7 +40,7 @@ def version_forfeits(request: HttpRequest, bot_id: int, number: int) -> HttpResp
             "version": version,
             "bot": version.bot,
             "page": page,
-            "private": owns_or_staff(request.user, version.bot),
+            "private": private,
             "validation_runs": [run for run in version.validation_runs.all() if not run.passed],
             "notices": [notice] if notice else [],
         },

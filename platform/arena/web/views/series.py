@@ -6,6 +6,7 @@ A solo series' page explains its score instead: each deal's score, the mean, its
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -16,7 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from arena.series.models import Series, SeriesSeat
 from arena.series.score_ladder import standing_of_series
 from arena.web import replays
-from arena.web.access import owns_or_staff, public_document
+from arena.web.access import owns_or_staff, private_players, public_document, public_forfeit
 from arena.web.deltas import rating_changes
 from arena.web.reasons import in_words, reason_words
 from arena.web.views.home import game_titles
@@ -27,8 +28,15 @@ def seat_name(seat: SeriesSeat) -> str:
     return f"{seat.version.bot.name} v{seat.version.number}"
 
 
-def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Return one game of a result document as the page shows it: seats, moves, forfeit, moves list, frames."""
+def game_view(
+    document: dict[str, Any], game: dict[str, Any], names: list[str], private: Collection[int] = ()
+) -> dict[str, Any]:
+    """Return one game of a result document as the page shows it: seats, moves, forfeit, moves list, frames.
+
+    Everyone gets the public frames and the moves in public words (a game with hidden information);
+    ``private`` names the series players (arena.web.access.private_players) whose seats' private
+    layers the page also sends (``data["private"]``, by game seat), and whose forfeit it shows whole.
+    """
     game_name = document["game"]
     seats = game.get("seats", [])
     stats = game.get("stats", {})
@@ -45,6 +53,7 @@ def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) 
     ]
     forfeit = game.get("forfeit")
     if forfeit is not None:
+        forfeit = public_forfeit(game_name, forfeit, full=forfeit.get("player") in private) or forfeit
         forfeit = {
             **forfeit,
             "name": names[forfeit["player"]] if forfeit["player"] < len(names) else "",
@@ -52,17 +61,29 @@ def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) 
         }
     actions = game.get("actions", [])
     viewer: dict[str, Any] = {"frames": None, "error": None, "script_id": f"replay-{game['index'] + 1}"}
-    seed = document.get("seed")
+    parts = None
     try:
-        viewer["frames"] = replays.frames_for(
+        parts = replays.replay_parts(
             game_name,
             document.get("config") or {},
-            None if seed is None else seed * 1000 + game["index"],  # as workers/referee.py seeds game ``index``
+            replays.game_seed(document, game["index"]),
             len(seats),
             [action["action"] for action in actions],
+            private_seats=[seat for seat, player in enumerate(seats) if player in private],
         )
     except (replays.ReplayError, KeyError, TypeError, ValueError) as exc:
         viewer["error"] = str(exc)
+    if parts is not None:
+        viewer["frames"] = parts.frames
+        if parts.public_moves is not None:
+            # The recorded notation of a secret move names the secret: everyone reads the public words.
+            actions = [
+                action if said is None else {**action, "notation": said, "hidden": True}
+                for action, said in zip(actions, parts.public_moves, strict=True)
+            ]
+    elif replays.has_secret_moves(game_name):
+        # The game does not replay, so its public words are unknown: no move of it is shown.
+        actions = [{**action, "notation": "a move (hidden)", "hidden": True} for action in actions]
     if viewer["frames"] is not None:
         viewer["data"] = {
             "game": game_name,
@@ -76,6 +97,9 @@ def game_view(document: dict[str, Any], game: dict[str, Any], names: list[str]) 
             # Per ply (frame i + 1 follows action i): the bot's time and, where recorded, its bank left.
             "timings": [_timing(action) for action in actions],
         }
+        if parts is not None and parts.private:
+            # What only these seats saw, per frame: for their bots' owners and staff alone.
+            viewer["data"]["private"] = {str(seat): layer for seat, layer in parts.private.items()}
     return {
         "index": game["index"],
         "number": game["index"] + 1,
@@ -160,7 +184,8 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
     games = score = solo = None
     logs = []
     if document is not None:
-        games = [game_view(document, game, names) for game in document.get("games", [])]
+        private = private_players(request.user, [seat.version.bot for seat in seats])
+        games = [game_view(document, game, names, private) for game in document.get("games", [])]
         score = score_view(document, names)
         if the_series.season.is_solo:
             solo = solo_view(the_series, document)
@@ -186,13 +211,18 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
 
 
 def series_replay(request: HttpRequest, series_id: int) -> HttpResponse:
-    """Send the recorded result document as a JSON download, without the bots' stderr."""
+    """Send the recorded result document as a JSON download, without the bots' stderr.
+
+    In a game with hidden information, everyone but staff gets its hidden moves in public words
+    (arena.web.access.public_document).
+    """
     the_series = get_object_or_404(Series, pk=series_id)
     document = the_series.result
     if document is None:
         raise Http404(f"Series {series_id} has no recorded result yet (it is {the_series.state}); try when it is done.")
     response = HttpResponse(
-        json.dumps(public_document(document), ensure_ascii=False, indent=1), content_type="application/json"
+        json.dumps(public_document(document, request.user), ensure_ascii=False, indent=1),
+        content_type="application/json",
     )
     response["Content-Disposition"] = f'attachment; filename="series-{the_series.pk}.json"'
     return response

@@ -2,29 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from arena.bots.models import BotVersion
+from arena.bots.models import Bot, BotVersion
 from arena.bots.validation import VERSION_PLAYER
 from arena.web import replays
-from arena.web.access import owns_or_staff
+from arena.web.access import owns_or_staff, private_players
 from arena.web.views.series import game_view, score_view
 
 REFERENCE_NAME = "the reference random bot"
 
 
-def run_view(run: Any, version_name: str, private: bool) -> dict[str, Any]:
-    """Return one validation run as the page shows it; the version's stderr only when ``private``."""
+def run_view(run: Any, version_name: str, private: bool, secrets: Collection[int] = ()) -> dict[str, Any]:
+    """Return one validation run as the page shows it; the version's stderr only when ``private``.
+
+    ``secrets``: the players whose hidden cards the page shows (arena.web.access.private_players).
+    """
     document = run.result
     names = [REFERENCE_NAME] * len(document.get("players", [None, None]))
     names[VERSION_PLAYER] = version_name
     log = None
     if private:
         log = next((e for e in document.get("stderr", []) if e.get("player") == VERSION_PLAYER), None)
-    games = [game_view(document, game, names) for game in document.get("games", [])]
+    games = [game_view(document, game, names, secrets) for game in document.get("games", [])]
     for game in games:  # one page may show several runs: each replay needs its own element id
         game["viewer"]["script_id"] = f"replay-{run.pk}-{game['number']}"
     return {
@@ -40,7 +44,11 @@ def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), bot_id=bot_id, number=number)
     private = owns_or_staff(request.user, version.bot)
     name = f"{version.bot.name} v{version.number}"
-    runs = [run_view(run, name, private) for run in version.validation_runs.all()]
+    runs = []
+    for run in version.validation_runs.all():
+        bots: list[Bot | None] = [None] * len(run.result.get("players", [None, None]))
+        bots[VERSION_PLAYER] = version.bot  # the reference bots' seats are nobody's
+        runs.append(run_view(run, name, private, private_players(request.user, bots)))
     games = sorted({run["run"].game for run in runs})
     scripts = [script for script in map(replays.script_for, games) if script]
     styles = [style for style in map(replays.style_for, games) if style]
