@@ -18,6 +18,7 @@ from django.core.management import CommandError, call_command
 
 import engines
 from arena.bots.models import BotVersion
+from arena.ops.management.commands.demo import ladders
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
 
@@ -110,14 +111,21 @@ def test_a_second_run_goes_on_with_the_running_seasons_and_the_demo_bots(setting
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=StringIO())
     out = StringIO()
     call_command("demo", "--rounds", "1", "--quiet", "--no-serve", stdout=out)
-    demos = {name: declared for name in engines.names() if (declared := engines.declaration(name)).demo}
-    # Each game's reference bots, entered by as many demo users as its demo season asks: not again.
-    entered = {name: len(d.demo.bots or d.reference_bots) * d.demo.owners_per_bot for name, d in demos.items()}
-    assert BotVersion.objects.count() == sum(entered.values())
-    assert sorted(Season.objects.values_list("game", "status")) == [(name, "running") for name in sorted(demos)]
-    # One series a round, per season, per run.
-    assert Series.objects.filter(state=SeriesState.DONE).count() == 2 * len(demos)
-    assert out.getvalue().count(": 2 series played") == len(demos)
+    rated = [ladder for ladder in ladders() if ladder.demo.players > 1]
+    solo = [ladder for ladder in ladders() if ladder.demo.players == 1]
+    # Each game's reference bots, entered by as many demo users as each demo season asks: not again.
+    entered = [
+        len(ladder.demo.bots or engines.declaration(ladder.game).reference_bots) * ladder.demo.owners_per_bot
+        for ladder in ladders()
+    ]
+    assert BotVersion.objects.count() == sum(entered)
+    assert sorted(Season.objects.values_list("game", "status")) == sorted(
+        (ladder.game, "running") for ladder in ladders()
+    )
+    # One series a round, per rated season, per run; a solo season's one series per version, in the first.
+    solo_series = sum(entered[len(rated) :])
+    assert Series.objects.filter(state=SeriesState.DONE).count() == 2 * len(rated) + solo_series
+    assert out.getvalue().count(": 2 series played") == len(rated) + len(solo)
     assert get_user_model().objects.filter(username="admin").count() == 1
 
 
@@ -178,6 +186,6 @@ def test_it_serves_the_populated_site_on_the_embedded_default(tmp_path: Path) ->
     finally:
         demo.terminate()
         output = demo.communicate(timeout=20)[0]
-    demos = [name for name in engines.names() if engines.declaration(name).demo]
-    assert output.count(": 2 series played") == len(demos)  # every game's demo season
+    # Every game's demo season (two rounds), and each solo ladder (its two versions' series).
+    assert output.count(": 2 series played") == len(ladders())
     assert "Serving it until Ctrl-C." in output

@@ -1,0 +1,102 @@
+"""The Watch factory's series scoring: each game's rank points, ties sharing.
+
+"The player with the most points is the winner", and the rulebook ranks the
+others by their points too (its example: Yellow 103, red 139 and blue 169).
+A series is as many games as players, the start player rotating
+(declaration.py); in each game a player scores one point for every other
+player it beat and half a point for every other player level with it, so a
+game of n players shares n(n-1)/2 points. Rank points, rather than the sum of
+the games' victory points, keep one runaway game (169 against 103) from
+outweighing the others and read the same at every player count (RULES.md,
+*Series*). A player who forfeits a game scores nothing for it and is beaten by
+every other player, who are level with each other; the referee ends the
+series there. A solo series is a score ladder's (platform), not scored here
+beyond the sum of its games.
+
+Players here are *series* players, whatever seat they had. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.win_points import SeriesError, _check_player, _names, _num_players
+
+__all__ = ["SeriesError", "score_series"]
+
+
+def _fmt(points: float) -> str:
+    return f"{points:g}"
+
+
+def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = None) -> dict[str, Any]:
+    """Return the points, game wins, ranking, winner and explanation of a series.
+
+    Each record has ``seats`` (seat -> series player), ``winners``, ``reason``,
+    ``forfeit`` (None or ``{"player": p, ...}``) and ``stats`` (``{"<series
+    player>": {"score": ...}}``). Raises :class:`SeriesError` for records that do
+    not fit together.
+    """
+    if not games:
+        raise SeriesError("a series needs at least one game")
+    players = _num_players(games)
+    points = [0.0] * players
+    game_wins = [0] * players
+    steps: list[str] = []
+    for number, record in enumerate(games, start=1):
+        forfeit = record.get("forfeit")
+        stats = record.get("stats") or {}
+        if forfeit is not None:
+            forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
+            forfeiter = _check_player(forfeiter, players, f"game {number}: forfeit player")
+            others = [p for p in range(players) if p != forfeiter]
+            for p in others:
+                points[p] += 1 + 0.5 * (len(others) - 1)
+            steps.append(
+                f"game {number}: player {forfeiter} forfeited ({forfeit.get('reason', record.get('reason', '?'))}): "
+                f"no points; the others {_fmt(1 + 0.5 * (len(others) - 1))} each"
+                if others
+                else f"game {number}: player {forfeiter} forfeited: no points"
+            )
+            continue
+        scores = []
+        for p in range(players):
+            entry = stats.get(str(p))
+            score = entry.get("score") if isinstance(entry, Mapping) else None
+            if isinstance(score, bool) or not isinstance(score, int | float):
+                raise SeriesError(f"game {number}: player {p} has no score in its stats")
+            scores.append(score)
+        gained = [
+            sum(s < scores[p] for s in scores) + 0.5 * (sum(s == scores[p] for s in scores) - 1) for p in range(players)
+        ]
+        for p in range(players):
+            points[p] += gained[p]
+        for p in record.get("winners") or []:
+            game_wins[_check_player(p, players, f"game {number}: winner")] += 1
+        order = sorted(range(players), key=lambda p: -scores[p])
+        steps.append(
+            f"game {number}: "
+            + ", ".join(f"player {p} {scores[p]}" for p in order)
+            + " victory points: rank points "
+            + ", ".join(f"player {p} {_fmt(gained[p])}" for p in order)
+        )
+    ranking = [sum(other > mine for other in points) for mine in points]
+    best = max(points)
+    leaders = [p for p, mine in enumerate(points) if mine == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    if winner is not None:
+        steps.append(f"player {winner} wins the series with {_fmt(best)} rank points")
+    elif players > 1:
+        steps.append(f"players {_names(leaders)} share the top with {_fmt(best)} rank points: no series winner")
+    return {
+        "points": [_num(p) for p in points],
+        "game_wins": game_wins,
+        "ranking": ranking,
+        "winner": winner,
+        "steps": steps,
+    }
+
+
+def _num(points: float) -> float | int:
+    return int(points) if points == int(points) else points
