@@ -253,6 +253,7 @@ class WatchFactoryState(State):
         self.market = -1
         self.next_market = -1
         self.market_stack = list(range(len(MARKETS)))
+        self.markets_seen: list[int] = []  # the market cards revealed so far, in order
         #: The document stack: segments drawn in turn, each drawn at random (a shuffled pile).
         self.doc_stack: list[list[int]] = [list(range(len(DOCUMENTS)))] if not self.solo else []
         self.watch_deck = list(range(ROWS))
@@ -520,6 +521,7 @@ class WatchFactoryState(State):
         self.peeker = None
         self.round += 1
         self.market = self.next_market
+        self.markets_seen.append(self.market)
         self.next_market = -1
         if self.market_stack:
             self.draws.append(("market", -1))
@@ -794,6 +796,7 @@ class WatchFactoryState(State):
             self.market_stack.remove(card)
             if self.market < 0:
                 self.market = card
+                self.markets_seen.append(card)
             else:
                 self.next_market = card
         elif kind in ("doc", "search"):
@@ -1126,6 +1129,17 @@ class WatchFactoryState(State):
             "revealed_by": self.revealed_by,
             "watch_deck": list(self.watch_deck),
             "log": list(self.log),
+            "markets_seen": list(self.markets_seen),
+            "moved_doc": list(self.moved_doc),  # who played a move document this round (once a round)
+            # Where every worker stood when this round's placements began (the play order's key).
+            "previous_spots": list(self.previous),
+            # The acting player's progress through its action, public as it happens.
+            "acting": {
+                "icon_used": self.icon_used,
+                "keep_left": self.keep_left if self.step == S_KEEP else 0,
+                "watch_left": self.watch_left if self.step == S_WATCH else 0,
+                "upgrade_token": self.step == S_TRACK and self.token_row < 0,
+            },
         }
         if viewer is None:
             view["watch_set"] = list(self.watch_set)
@@ -1174,6 +1188,7 @@ class WatchFactoryState(State):
         new.tracks = [line[:] for line in self.tracks]
         new.stock = dict(self.stock)
         new.market_stack = self.market_stack[:]
+        new.markets_seen = self.markets_seen[:]
         new.doc_stack = [segment[:] for segment in self.doc_stack]
         new.watch_deck = self.watch_deck[:]
         new.watch_set = self.watch_set[:]

@@ -1,0 +1,4 @@
+from bots.sdk import run
+from bots.watch_factory.search import SearchPolicy
+
+run(SearchPolicy)
