@@ -54,7 +54,7 @@ DECLARATION = GameDeclaration(
         title="Demo Watch factory solo ladder",
         players=1,
         games=20,
-        bot_prefix="solo-",
+        bot_prefix="watchfactory-",
         bots=("random", "heuristic"),
     ),
 )

@@ -243,11 +243,11 @@ def bare_game(rng: random.Random, n: int) -> int:
         while True:
             icon = dock_row[rem[p][0]]
             legal: list[int] = [-1]
-            if not used and gea[p] >= icon.gears:
+            if not used and gea[p] >= icon.gears and any(crate_for(c) for c in icon.crates):
                 legal.append(9)
             if find(p, data.SMUGGLE_MORE) >= 0:
                 legal += [c for c in range(unlocked(p) + 1) if gea[p] >= c + 1 and crate_for(c)]
-            if made and len(legal) == 1:
+            if made and len(legal) == 1 and not hand[p]:  # a hand of documents is asked again (secrecy)
                 return made
             pick = choice(legal)
             made += 1
@@ -316,9 +316,9 @@ def bare_game(rng: random.Random, n: int) -> int:
                 if amount and black == w:
                     if by >= 0:
                         rub[by] += amount
-                elif amount and find(w, data.BANK_PAYS) >= 0:
+                elif amount and hand[w]:  # asked of every caught holder of a document (secrecy)
                     decisions += 1
-                    if choice((False, True)):
+                    if choice((False, True) if find(w, data.BANK_PAYS) >= 0 else (False,)):
                         play_doc(w, data.BANK_PAYS)
                     else:
                         pay(w, amount)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,14 +68,21 @@ def ladders() -> list[DemoLadder]:
     return rated + solo
 
 
+def _name_width(versions: Iterable[BotVersion]) -> int:
+    """Return the width of the bot column: "name vN" of the longest, at least 20."""
+    return max([20, *(len(f"{version.bot.name} v{version.number}") for version in versions)])
+
+
 def score_ladder_lines(season: Season) -> list[str]:
     """Return a solo season's score ladder as text lines, best mean score first."""
-    lines = [f"{'#':>2}  {'bot':<20} {'owner':<16} {'games':>5} {'mean':>8} {'95 % interval':>17}  title"]
-    for row in ladder_rows(season):
+    rows = ladder_rows(season)
+    width = _name_width(row.version for row in rows)
+    lines = [f"{'#':>2}  {'bot':<{width}} {'owner':<16} {'games':>5} {'mean':>8} {'95 % interval':>17}  title"]
+    for row in rows:
         version, found = row.version, row.standing
         interval = f"{found.low:.2f} to {found.high:.2f}"
         lines.append(
-            f"{row.rank:>2}  {version.bot.name + ' v' + str(version.number):<20} {version.bot.owner.username:<16} "
+            f"{row.rank:>2}  {version.bot.name + ' v' + str(version.number):<{width}} {version.bot.owner.username:<16} "
             f"{found.games:>5} {found.mean:>8.2f} {interval:>17}  {found.title or '-'}"
         )
     return lines
@@ -82,9 +90,10 @@ def score_ladder_lines(season: Season) -> list[str]:
 
 def leaderboard_lines(season: Season) -> list[str]:
     """Return the season's leaderboard as text lines, best conservative rating first."""
-    rows = Rating.objects.filter(season=season).select_related("version__bot__owner").order_by("-conservative")
+    rows = list(Rating.objects.filter(season=season).select_related("version__bot__owner").order_by("-conservative"))
+    width = _name_width(rating.version for rating in rows)
     lines = [
-        f"{'#':>2}  {'bot':<20} {'owner':<16} {'μ−3σ':>7} {'μ':>6} {'σ':>5}  {'series':>6} {'W-D-L':>8} "
+        f"{'#':>2}  {'bot':<{width}} {'owner':<16} {'μ−3σ':>7} {'μ':>6} {'σ':>5}  {'series':>6} {'W-D-L':>8} "
         f"{'points':>6} {'game wins':>9}"
     ]
     for rank, rating in enumerate(rows, 1):
@@ -92,7 +101,7 @@ def leaderboard_lines(season: Season) -> list[str]:
         record = f"{rating.won}-{rating.drawn}-{rating.lost}"
         mark = " (provisional)" if rating.provisional else ""
         lines.append(
-            f"{rank:>2}  {version.bot.name + ' v' + str(version.number):<20} {version.bot.owner.username:<16} "
+            f"{rank:>2}  {version.bot.name + ' v' + str(version.number):<{width}} {version.bot.owner.username:<16} "
             f"{rating.conservative:>7.2f} {rating.mu:>6.2f} {rating.sigma:>5.2f}  {rating.series_played:>6} "
             f"{record:>8} {float(rating.series_points):>6.1f} {rating.game_wins:>9}{mark}"
         )
