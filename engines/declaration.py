@@ -5,8 +5,9 @@ Each game package holds a ``declaration.py`` whose ``DECLARATION`` is a
 (``engines/__init__.py``). The workers, the platform, the web pages and the
 CLI read a game only through it: its rating constants, series length and
 seats, its series text, its reference bots, its replay viewer, its demo
-seasons, and its score ladder when it is played solo
-(engines/score_ladder.py). No code outside a game's own folders
+seasons, its score ladder when it is played solo
+(engines/score_ladder.py), and its roles when it is a team game
+(engines/teams.py). No code outside a game's own folders
 (``engines/<game>/``, ``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
 does. docs/engines.md, "Adding a game", lists the steps.
 
@@ -22,6 +23,7 @@ from typing import Any
 
 from engines.base import Game
 from engines.score_ladder import ScoreLadder
+from engines.teams import PLAYER, TeamRules
 
 __all__ = [
     "DemoSeason",
@@ -29,6 +31,7 @@ __all__ = [
     "RatingConstants",
     "ScoreLadder",
     "SeriesRules",
+    "TeamRules",
     "Viewer",
 ]
 
@@ -136,6 +139,9 @@ class DemoSeason:
     #: The reference bots the demo enters, by name; empty: all of them. A slow bot can stay out,
     #: so the living ladder keeps giving games to a bot a user uploads.
     bots: tuple[str, ...] = ()
+    #: A team game's demo: the reference bots entered as GM bots (the others are entered as player
+    #: bots, ``players`` of them a series); empty: the built-in GM takes the GM seat.
+    gm_bots: tuple[str, ...] = ()
 
 
 #: (result document, one label per series player, each reason code in words) -> the text of the series.
@@ -169,6 +175,9 @@ class GameDeclaration:
     score_ladder: ScoreLadder | None = None
     #: A solo season (one player a series, a score ladder) for ``manage.py demo``, beside ``demo``.
     solo_demo: DemoSeason | None = None
+    #: A team game: the players' seats against one GM seat (or the engine's built-in GM), each role
+    #: rated on its own leaderboard (engines/teams.py).
+    teams: TeamRules | None = None
     #: The platform's own game (the Watch family's flagship): the default where a game is not said.
     flagship: bool = False
 
@@ -196,10 +205,33 @@ class GameDeclaration:
             problem = self.score_ladder.check_deals(self.solo_demo.games)
             if problem:
                 raise ValueError(f"{self.name}: the solo_demo: {problem}")
+        if self.teams is not None and solo:
+            raise ValueError(f"{self.name}: a team game is for two or more seats, not a solo game")
+        for demo in (self.demo, self.solo_demo):
+            if demo is not None and demo.gm_bots:
+                if self.teams is None:
+                    raise ValueError(f"{self.name}: only a team game's demo names gm_bots")
+                unknown = sorted(set(demo.gm_bots) - set(self.reference_bots))
+                if unknown:
+                    raise ValueError(f"{self.name}: the demo's gm_bots {unknown} are not reference bots")
 
     def plays_solo(self, players: int) -> bool:
         """Return True when a series of ``players`` is solo play, ranked on the game's score ladder."""
         return players == 1 and self.score_ladder is not None
+
+    def seat_roles(self, num_players: int, config: Mapping[str, Any]) -> tuple[str, ...] | None:
+        """Return each seat's role in a team game of ``num_players`` under ``config``; None for other games."""
+        if self.teams is None:
+            return None
+        return self.teams.roles_of(num_players, self.game(config).config)
+
+    def rotating_seats(self, num_players: int, config: Mapping[str, Any]) -> int:
+        """Return how many seats rotate in a series: every seat, but a team game's GM seat stays put.
+
+        ``SeriesRules`` is asked about this number (a series' default length, its check).
+        """
+        roles = self.seat_roles(num_players, config)
+        return num_players if roles is None else roles.count(PLAYER)
 
     def seat_label(self, seat: int) -> str:
         """Return the name of a seat: the declared label, else "Seat <n>"."""

@@ -62,7 +62,7 @@ MAX_NAME_BYTES = 255
 MAX_TAR_HEADER_BYTES = 64 * 1024
 
 MANIFEST = "bot.toml"
-MANIFEST_KEYS = ("name", "entry", "games")
+MANIFEST_KEYS = ("name", "entry", "games", "roles")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 #: Folders an archiver adds beside the bot (macOS Finder): skipped, never unpacked.
 IGNORED_TOP_LEVEL = frozenset({"__MACOSX"})
@@ -91,6 +91,8 @@ class BotPackage:
     games: tuple[str, ...]
     #: sha256 of the archive file, or of a deterministic tar of the directory.
     sha256: str
+    #: The roles it plays in the team games it lists (engines/teams.py); empty: every role.
+    roles: tuple[str, ...] = ()
 
 
 def load_bot_package(
@@ -175,8 +177,11 @@ def _package_from_directory(directory: Path, digest: str) -> BotPackage:
     name = _manifest_name(manifest)
     entry = _manifest_entry(manifest, directory)
     games = _manifest_games(manifest)
+    roles = _manifest_roles(manifest, games)
     command = python_bot_command(entry) if entry.endswith(".py") else [f"{BOT_DIR}/{entry}"]
-    return BotPackage(name=name, directory=directory, entry=entry, command=command, games=games, sha256=digest)
+    return BotPackage(
+        name=name, directory=directory, entry=entry, command=command, games=games, sha256=digest, roles=roles
+    )
 
 
 def _manifest_name(manifest: dict[str, Any]) -> str:
@@ -246,6 +251,40 @@ def _manifest_games(manifest: dict[str, Any]) -> tuple[str, ...]:
             f"known games: {', '.join(known)}"
         )
     return tuple(games)
+
+
+def _manifest_roles(manifest: dict[str, Any], games: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the roles bot.toml says the bot plays in its team games; empty when it says none (every role)."""
+    if "roles" not in manifest:
+        return ()
+    roles = manifest["roles"]
+    team_games = [game for game in games if engines.declaration(game).teams is not None]
+    known: list[str] = []
+    for game in team_games:
+        teams = engines.declaration(game).teams
+        assert teams is not None
+        known += [role for role in teams.roles if role not in known]
+    example = f"roles = [{', '.join(json.dumps(role) for role in known or ['player'])}]"
+    if not team_games:
+        listed = ", ".join(games) if games else "no games"
+        raise BotPackageError(
+            f"{MANIFEST}: roles are for team games, and games lists {listed}; list a team game in games "
+            f"or remove the roles line, {DOCS}"
+        )
+    if not isinstance(roles, list) or not all(isinstance(role, str) for role in roles):
+        raise BotPackageError(f"{MANIFEST}: roles must be a list of role names in quotes, like {example}")
+    if not roles:
+        raise BotPackageError(f"{MANIFEST}: roles lists no role; remove the line to play every role, or {example}")
+    unknown = [role for role in roles if role not in known]
+    if unknown:
+        shown = ", ".join(repr(role[:40]) for role in unknown[:5])
+        raise BotPackageError(
+            f"{MANIFEST}: roles lists {shown}, not a role of {', '.join(team_games)}; the roles are {', '.join(known)}"
+        )
+    doubled = sorted({role for role in roles if roles.count(role) > 1})
+    if doubled:
+        raise BotPackageError(f"{MANIFEST}: roles lists {', '.join(map(repr, doubled))} more than once; list each once")
+    return tuple(roles)
 
 
 # -- names ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from engines import score_ladder
+from engines import score_ladder, teams
 from workers import bot_text
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
@@ -210,7 +210,14 @@ class Referee:
             raise ValueError(f"a series of {info.name} needs at least two bots")
         if not info.min_players <= len(spec.bots) <= info.max_players:
             raise ValueError(f"{info.name} is for {info.min_players} to {info.max_players} players")
-        problem = declared.series.check_games(len(spec.bots), spec.games)
+        # A team game's roles per seat (the GM last); None for other games. Only the player seats rotate.
+        self.roles = declared.seat_roles(len(spec.bots), self.game.config)
+        if self.roles is not None:
+            try:  # the seats its config allows (a GM seat or not): refused here, not in game 1
+                self.game.new_initial_state(seed=0, num_players=len(spec.bots))
+            except engines.ConfigError as exc:
+                raise ValueError(str(exc)) from None
+        problem = declared.series.check_games(declared.rotating_seats(len(spec.bots), self.game.config), spec.games)
         if problem:
             raise ValueError(problem)
         self.mode = resolve_mode(spec.sandbox)
@@ -447,7 +454,10 @@ class Referee:
     def _play_game(self, index: int) -> dict[str, Any]:
         spec = self.spec
         players = len(self.seats)
-        seats = [(s + index) % players for s in range(players)]  # seat -> series player; rotates each game
+        if self.roles is None:
+            seats = [(s + index) % players for s in range(players)]  # seat -> series player; rotates each game
+        else:
+            seats = teams.seat_order(self.roles, index)  # the player seats rotate, the GM keeps its seat
         state = self.game.new_initial_state(seed=spec.seed * 1000 + index, num_players=players)
         chance = random.Random(spec.seed * 1000 + index)
         bank = [float(spec.time_control.bank_ms)] * players
@@ -535,6 +545,9 @@ class Referee:
         forfeit = record["forfeit"]
         if forfeit is not None:
             record["winners"] = [p for p in seats if p != forfeit["player"]] if players == 2 else []
+            if self.roles is not None:  # a team game: the forfeiter's other side wins (none: the built-in GM)
+                side = self.roles[forfeit["player"]]
+                record["winners"] = [p for p in range(players) if self.roles[p] != side]
             record["reason"] = forfeit["reason"]
         else:
             assert outcome is not None

@@ -203,3 +203,91 @@ def solo_ladder(
         assert one.state == "done", one.failure_reason
         series[one.seats.get().version.bot.name.split("-")[1]] = one
     return {"season": season, "versions": versions, "series": series}
+
+
+@pytest.fixture
+def team_game() -> Any:
+    """The toy team game (tests/toygame/coop.py, "break-in") registered for the test, and its declaration."""
+    import engines
+    from tests.toygame.coop import DECLARATION
+
+    engines.register(DECLARATION)
+    yield DECLARATION
+    engines.unregister(DECLARATION.name)
+
+
+def enter_team(season: Any, owner: Any, bot: str, package: str) -> Any:
+    """Submit a toy team bot package as ``owner``'s ``bot``, validate it in the sandbox, enter it; return it."""
+    from arena.bots.models import BotVersion
+    from arena.bots.submissions import submit_version
+    from arena.bots.validation import validate_version
+    from arena.seasons.models import SeasonEntry
+    from tests.toygame.coop import PACKAGES
+
+    version = validate_version(submit_version(owner, bot, PACKAGES / package).pk)
+    assert version.status == BotVersion.Status.ACTIVE, version.status_reason
+    SeasonEntry.objects.create(season=season, version=version)
+    return version
+
+
+def play_rounds(season: Any, rounds: int, slots: int, capture: Any, seed: int = 7) -> list[Any]:
+    """Schedule and play ``rounds`` rounds of ``slots`` series of ``season`` in the sandbox; return them, recorded."""
+    import random
+
+    from arena.matchmaking.scheduling import schedule_round
+
+    rng = random.Random(seed)
+    played = []
+    for _ in range(rounds):
+        with capture(execute=True):
+            created = schedule_round(season, slots, rng=rng)
+        for one in created:
+            one.refresh_from_db()
+            assert one.state == "done", one.failure_reason
+        played += created
+    return played
+
+
+@pytest.fixture
+def team_season(
+    team_game: Any, artifact_dir: Path, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> dict[str, Any]:
+    """A running season of the toy team game with GM bots, two player seats a series, a few rounds played.
+
+    Player bots: ann's daring one and bob's and dan's random ones (which play both roles); GM bots: cid's
+    harsh one and the two random ones.
+    """
+    from arena.seasons.models import Season
+
+    season = Season.objects.create(name="Toy team season", game=team_game.name, players_per_series=2)
+    users = django_user_model.objects
+    versions = {
+        name: enter_team(season, users.create_user(owner), f"{owner}-{name}", package)
+        for owner, name, package in (
+            ("ann", "daring", "daring"),
+            ("bob", "random", "random"),
+            ("cid", "harsh", "harsh"),
+            ("dan", "random2", "random"),
+        )
+    }
+    season.transition(Season.Status.RUNNING)
+    series = play_rounds(season, 4, 2, django_capture_on_commit_callbacks)
+    return {"season": season, "versions": versions, "series": series}
+
+
+@pytest.fixture
+def builtin_season(
+    team_game: Any, artifact_dir: Path, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> dict[str, Any]:
+    """A running season of the toy team game without GM bots (the built-in GM plays), a few rounds played."""
+    from arena.seasons.models import Season
+
+    season = Season.objects.create(name="Toy builtin season", game=team_game.name, players_per_series=2)
+    users = django_user_model.objects
+    versions = {
+        name: enter_team(season, users.create_user(owner), f"{owner}-{name}", package)
+        for owner, name, package in (("ann", "daring", "daring"), ("bob", "timid", "timid"), ("eve", "bold", "daring"))
+    }
+    season.transition(Season.Status.RUNNING)
+    series = play_rounds(season, 5, 2, django_capture_on_commit_callbacks)
+    return {"season": season, "versions": versions, "series": series}

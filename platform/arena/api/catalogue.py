@@ -22,9 +22,11 @@ from arena.api.serializers import (
     LeaderboardRowSerializer,
     ScoreLadderRowSerializer,
     SeasonSerializer,
+    TeamRowSerializer,
 )
 from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
+from arena.ratings.team_boards import ROLE_BOARDS, team_board
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 from arena.series.score_ladder import ladder_rows
 
@@ -109,10 +111,12 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     "`rank` is that ranking whatever `ordering` sorts the page by. A solo season (`players_per_series` 1) "
     "has a score ladder instead: every version with a recorded series, ranked by its mean score over the "
     "season's deals, with the 95 % interval (`low`, `high`), the games and the title; `ordering` is `rank` "
-    "or `-rank` there.",
+    "or `-rank` there. A team game's season has two leaderboards, `?role=player` (the default) and "
+    "`?role=gm`, each ranked on its own; against the built-in GM (a season without GM bots) a player row "
+    "also has its win rate with the Wilson 95 % interval and its mean turns to win.",
     responses=PolymorphicProxySerializer(
         component_name="LeaderboardRowOrScore",
-        serializers=[LeaderboardRowSerializer, ScoreLadderRowSerializer],
+        serializers=[LeaderboardRowSerializer, ScoreLadderRowSerializer, TeamRowSerializer],
         resource_type_field_name=None,
         many=True,
     ),
@@ -120,6 +124,12 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the season's id"),
         OpenApiParameter(
             "ordering", OpenApiTypes.STR, enum=ORDERING_CHOICES, description="sort key; '-' for descending"
+        ),
+        OpenApiParameter(
+            "role",
+            OpenApiTypes.STR,
+            enum=[role for role, _ in ROLE_BOARDS],
+            description="a team game's season: the player bots' leaderboard (default) or the GM bots'",
         ),
     ],
 )
@@ -151,13 +161,24 @@ class LeaderboardView(generics.ListAPIView):
         order = [F(column).desc() if descending else F(column).asc() for column in columns]
         return rows.order_by(*order, "version_id")
 
+    def paginate_queryset(self, queryset: Any) -> Any:
+        page = super().paginate_queryset(queryset)
+        # A team game's ratings have a role: its season answers with the board of one role instead.
+        self.team_rows = bool(page) and any(getattr(row, "role", "") for row in page)
+        return page
+
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        role = request.query_params.get("role")
+        if role is not None:
+            return self.team_list(request, role)
         response = super().list(request, *args, **kwargs)
-        if response.data["count"]:
-            return response  # a season with ratings exists, and is not solo
+        if response.data["count"] and not self.team_rows:
+            return response  # a season with ratings exists, and is neither solo nor a team game's
         season = Season.objects.filter(pk=self.kwargs["id"]).first()
         if season is None:
             raise Http404
+        if season.is_team:
+            return self.team_list(request, ROLE_BOARDS[0][0])
         if not season.is_solo:
             return response
         ordering = request.query_params.get("ordering") or "rank"
@@ -169,10 +190,30 @@ class LeaderboardView(generics.ListAPIView):
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(ScoreLadderRowSerializer(page, many=True).data)
 
+    def team_list(self, request: Request, role: str) -> Response:
+        """Answer with one role's leaderboard of a team game's season (arena/ratings/team_boards.py)."""
+        season = Season.objects.filter(pk=self.kwargs["id"]).first()
+        if season is None:
+            raise Http404
+        roles = [name for name, _ in ROLE_BOARDS]
+        if not season.is_team:
+            raise ValidationError({"role": [f"{season.game} is not a team game: its leaderboard has no roles"]})
+        if role not in roles:
+            raise ValidationError({"role": [f"must be one of {', '.join(roles)}, not {role!r}"]})
+        ordering = request.query_params.get("ordering") or "rank"
+        if ordering not in ("rank", "-rank"):
+            raise ValidationError({"ordering": [f"a team game's leaderboard sorts by rank or -rank, not {ordering!r}"]})
+        rows = team_board(season, role)
+        if ordering == "-rank":
+            rows.reverse()
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(TeamRowSerializer(page, many=True).data)
+
 
 #: The columns a leaderboard row reads; nothing else is fetched.
 LEADERBOARD_COLUMNS = (
     "version_id",
+    "role",
     "mu",
     "sigma",
     "conservative",

@@ -101,6 +101,41 @@ class LeaderboardRowSerializer(serializers.Serializer):
     game_wins = serializers.IntegerField()
 
 
+class TeamRowSerializer(serializers.Serializer):
+    """One line of a team game's leaderboard of one role: a version's rating in that role, and against the
+    built-in GM its win rate with the Wilson 95 % interval and its mean turns to win."""
+
+    rank = serializers.IntegerField(help_text="1 for the best conservative rating μ − 3σ in this role")
+    role = serializers.CharField(source="rating.role", help_text="player or gm")
+    version = serializers.IntegerField(source="rating.version_id")
+    bot = serializers.CharField(source="rating.version.bot.name")
+    bot_id = serializers.IntegerField(source="rating.version.bot_id")
+    owner = serializers.CharField(source="rating.version.bot.owner.username")
+    version_number = serializers.IntegerField(source="rating.version.number")
+    conservative = serializers.FloatField(source="rating.conservative", help_text="μ − 3σ, what the ranking sorts by")
+    mu = serializers.FloatField(source="rating.mu")
+    sigma = serializers.FloatField(source="rating.sigma")
+    provisional = serializers.BooleanField(source="rating.provisional")
+    series_played = serializers.IntegerField(source="rating.series_played")
+    won = serializers.IntegerField(source="rating.won", help_text="series its side won (more games than the other)")
+    drawn = serializers.IntegerField(source="rating.drawn")
+    lost = serializers.IntegerField(source="rating.lost")
+    game_wins = serializers.IntegerField(source="rating.game_wins", help_text="games its side won")
+    games_played = serializers.IntegerField(source="rating.games_played")
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="against the built-in GM (a season without GM bots): games won / played"
+    )
+    low = serializers.FloatField(allow_null=True, help_text="the win rate's Wilson 95 % interval, low end")
+    high = serializers.FloatField(allow_null=True, help_text="the win rate's Wilson 95 % interval, high end")
+    turns_to_win = serializers.FloatField(allow_null=True, help_text="mean turns of the games its team won")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if instance.win_rate is None:
+            data["low"] = data["high"] = None
+        return data
+
+
 class ScoreLadderRowSerializer(serializers.Serializer):
     """One line of a solo season's score ladder: a version's mean score over the season's deals, and its title."""
 

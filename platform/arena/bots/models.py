@@ -72,6 +72,9 @@ class BotVersion(models.Model):
     manifest = models.JSONField(help_text="bot.toml as validated: name, entry, games")
     entry = models.CharField(max_length=1024)
     games = models.JSONField(default=list, blank=True, help_text="games the manifest lists; empty: not stated")
+    roles = models.JSONField(
+        default=list, blank=True, help_text="roles the manifest lists for its team games; empty: every role"
+    )
     uploaded_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.VALIDATING)
     status_reason = models.TextField(blank=True, help_text="shown to the owner")
@@ -109,6 +112,10 @@ class BotVersion(models.Model):
         """Return where the archive sits in the artifact store: ``bots/<sha[:2]>/<sha>.<format>``."""
         return archive_key(self.archive_sha256, self.archive_format)
 
+    def plays_role(self, role: str) -> bool:
+        """Return True when this version plays ``role`` in its team games (its bot.toml lists none: every role)."""
+        return not self.roles or role in self.roles
+
     def earlier_versions(self) -> Iterator[BotVersion]:
         """Yield the predecessor, its predecessor and so on, newest first (one query each)."""
         version = self.predecessor
@@ -142,6 +149,7 @@ class ValidationRun(models.Model):
 
     version = models.ForeignKey(BotVersion, models.CASCADE, related_name="validation_runs")
     game = models.CharField(max_length=40)
+    role = models.CharField(max_length=20, blank=True, default="", help_text="a team game's role; empty: other games")
     passed = models.BooleanField()
     reason = models.TextField(help_text="the verdict in words, as the version's status reason gives it")
     result = models.JSONField(help_text="the validation series' result document")
@@ -151,7 +159,8 @@ class ValidationRun(models.Model):
         ordering = ("id",)
 
     def __str__(self) -> str:
-        return f"validation of {self.version} in {self.game}: {'passed' if self.passed else 'failed'}"
+        where = f"{self.game} as {self.role}" if self.role else self.game
+        return f"validation of {self.version} in {where}: {'passed' if self.passed else 'failed'}"
 
 
 class Notice(models.Model):

@@ -66,9 +66,15 @@ def submit_version(owner: AbstractBaseUser, bot_name: str, archive_path: Path | 
                 archive_sha256=package.sha256,
                 archive_size=archive.stat().st_size,
                 archive_format=archive_kind(archive),
-                manifest={"name": package.name, "entry": package.entry, "games": list(package.games)},
+                manifest={
+                    "name": package.name,
+                    "entry": package.entry,
+                    "games": list(package.games),
+                    **({"roles": list(package.roles)} if package.roles else {}),
+                },
                 entry=package.entry,
                 games=list(package.games),
+                roles=list(package.roles),
                 status=Status.VALIDATING,
                 predecessor=previous,
             )

@@ -3,7 +3,8 @@
 :func:`validate_version` sends a two-game series per game the version plays,
 between its stored archive and the game's reference random bot (packed into
 the artifact store like any archive; alone, for a game only one player
-plays), to the match workers on the
+plays; a team game's version once in each role it plays, the reference bot
+in every other seat), to the match workers on the
 ``matches`` queue: the platform never runs bot code itself. Each result
 comes back to :func:`record_validation` on the platform queue, which keeps
 the series whole (:class:`ValidationRun`, the version's validation page) and
@@ -36,13 +37,14 @@ from arena.bots.artifacts import TAR_GZ, archive_url, pack_directory, store_arch
 from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from arena.tasking import is_running, send
+from engines.teams import GM, PLAYER
 from workers.botpkg import file_sha256
 from workers.referee import TimeControl
 from workers.tasks import run_series_task
 
 #: Games in the validation series: each seat once.
 VALIDATION_GAMES = 2
-#: The version plays as series player 0, the reference bot as player 1.
+#: The version plays as series player 0, the reference bot as player 1 (a team game's GM: the last).
 VERSION_PLAYER = 0
 
 
@@ -65,6 +67,47 @@ def validation_games(version: BotVersion) -> list[str]:
     )
 
 
+def validation_units(version: BotVersion) -> list[tuple[str, str]]:
+    """Return the ``(game, role)`` validation series ``version`` must pass: a team game's once per role it plays.
+
+    The role is "" for a game without roles.
+    """
+    units = []
+    for game in validation_games(version):
+        teams = engines.declaration(game).teams
+        if teams is None:
+            units.append((game, ""))
+        else:
+            units += [(game, role) for role in teams.roles if version.plays_role(role)]
+    return units
+
+
+def unit_name(game: str, role: str) -> str:
+    """Return a validation series' name in a status reason: the game, and a team game's role."""
+    return f"{game} as {role}" if role else game
+
+
+def team_validation_seats(game: str) -> tuple[str, ...]:
+    """Return the roles of the fewest seats a team game is played by with its GM seat (the default config)."""
+    declared = engines.declaration(game)
+    info = declared.game.info
+    instance = declared.game()
+    for players in range(info.min_players, info.max_players + 1):
+        try:
+            instance.new_initial_state(seed=0, num_players=players)
+        except engines.ConfigError:
+            continue
+        roles = declared.seat_roles(players, instance.config)
+        if roles is not None and GM in roles:
+            return roles
+    raise UnsupportedGameError(f"{game} has no seating with a GM seat under its default config")
+
+
+def version_player(game: str, role: str, players: int) -> int:
+    """Return the series player a version under validation sits as: the GM's seat (the last) in the gm role."""
+    return players - 1 if role == GM else VERSION_PLAYER
+
+
 def validate_version(version_id: int) -> BotVersion:
     """Send the validation series of version ``version_id`` to the match workers; return the version as stored.
 
@@ -83,8 +126,8 @@ def validate_version(version_id: int) -> BotVersion:
     version = BotVersion.objects.select_related("bot").get(pk=version_id)
     if version.status != BotVersion.Status.VALIDATING:
         return version  # already decided: a repeated task plays nothing
-    for game in validation_games(version):
-        spec = validation_spec(version, game)
+    for game, role in validation_units(version):
+        spec = validation_spec(version, game, role)
         if run_series_task.app.conf.task_always_eager or is_running():
             send(chain(run_series_task.s(spec).set(queue="matches"), record_validation_task.s().set(queue="platform")))
         else:
@@ -94,38 +137,48 @@ def validate_version(version_id: int) -> BotVersion:
     return version
 
 
-def validation_spec(version: BotVersion, game: str) -> dict[str, Any]:
+def validation_spec(version: BotVersion, game: str, role: str = "") -> dict[str, Any]:
     """Return the self-contained spec of ``version``'s validation series in ``game`` against its reference bot.
 
-    A game only one player plays (a solo game) has the version play alone.
+    A game only one player plays (a solo game) has the version play alone. In
+    a team game the version takes ``role`` (the first player seat, or the GM
+    seat) in the fewest seats the game has with a GM seat, and the reference
+    bot every other seat; the series is as many games as player seats.
     """
-    seats = [
-        {
-            "version_id": version.pk,
-            "name": f"{version.bot.name} v{version.number}",
-            "sha256": version.archive_sha256,
-            "archive": archive_url(version.archive_sha256, version.archive_format),
-        },
-    ]
+    mine = {
+        "version_id": version.pk,
+        "name": f"{version.bot.name} v{version.number}",
+        "sha256": version.archive_sha256,
+        "archive": archive_url(version.archive_sha256, version.archive_format),
+    }
+    seats = [mine]
+    games = VALIDATION_GAMES
+    player = VERSION_PLAYER
     if engines.get(game).info.max_players > 1:
         reference_sha, _reference_path = reference_archive(game)
-        seats.append(
-            {
-                "version_id": None,
-                "name": "reference random bot",
-                "sha256": reference_sha,
-                "archive": archive_url(reference_sha, TAR_GZ),
-            }
-        )
+        reference = {
+            "version_id": None,
+            "name": "reference random bot",
+            "sha256": reference_sha,
+            "archive": archive_url(reference_sha, TAR_GZ),
+        }
+        seats.append(reference)
+        declared = engines.declaration(game)
+        if declared.teams is not None:
+            roles = team_validation_seats(game)
+            player = version_player(game, role, len(roles))
+            seats = [mine if seat == player else dict(reference) for seat in range(len(roles))]
+            games = declared.series.default_games(roles.count(PLAYER))
     return {
         "series_id": None,
-        "validation": {"version_id": version.pk, "game": game},
+        # A team game's role and the seat the version takes in it; other games keep their spec as it was.
+        "validation": {"version_id": version.pk, "game": game, **({"role": role, "player": player} if role else {})},
         "result_task": "arena.record_validation",
         "game": game,
         "rules_version": engines.get(game).info.rules_version,
         "config": {},
         "seed": version.pk,
-        "games": VALIDATION_GAMES,
+        "games": games,
         "time_control": asdict(TimeControl()),
         "seats": seats,
     }
@@ -151,26 +204,27 @@ def record_validation(outcome: dict[str, Any]) -> BotVersion:
     about = outcome.get("validation") or {}
     version = BotVersion.objects.select_related("bot").get(pk=about["version_id"])
     game, document = about["game"], outcome["result"]
+    role = about.get("role", "")
     if version.status != BotVersion.Status.VALIDATING:
         return version
-    ok, reason = verdict(document)
+    ok, reason = verdict(document, about.get("player", VERSION_PLAYER))
     # Kept whole for the version's validation page: the games, their replays, its stderr.
-    ValidationRun.objects.create(version=version, game=game, passed=ok, reason=reason, result=document)
+    ValidationRun.objects.create(version=version, game=game, role=role, passed=ok, reason=reason, result=document)
     if not ok:
-        return mark_validation_result(version, False, f"{game}: {reason}")
-    passed = {run.game: run.reason for run in version.validation_runs.filter(passed=True).order_by("id")}
-    games = validation_games(version)
-    if all(name in passed for name in games):
-        return mark_validation_result(version, True, "; ".join(f"{name}: {passed[name]}" for name in games))
+        return mark_validation_result(version, False, f"{unit_name(game, role)}: {reason}")
+    passed = {(run.game, run.role): run.reason for run in version.validation_runs.filter(passed=True).order_by("id")}
+    units = validation_units(version)
+    if all(unit in passed for unit in units):
+        return mark_validation_result(version, True, "; ".join(f"{unit_name(*unit)}: {passed[unit]}" for unit in units))
     return version
 
 
-def play_validation_series(version: BotVersion, game: str) -> dict[str, Any]:
+def play_validation_series(version: BotVersion, game: str, role: str = "") -> dict[str, Any]:
     """Run the validation series of ``version`` against the reference bot of ``game`` here; return its document.
 
     For tools and tests; the platform sends validation series to the match workers (:func:`validate_version`).
     """
-    return run_series_task(validation_spec(version, game))["result"]
+    return run_series_task(validation_spec(version, game, role))["result"]
 
 
 def forfeit_move(game: dict[str, Any], player: int) -> str:
@@ -179,8 +233,11 @@ def forfeit_move(game: dict[str, Any], player: int) -> str:
     return f"its move {made + 1}"
 
 
-def verdict(document: dict[str, Any]) -> tuple[bool, str]:
-    """Return (passed, reason) for a validation series' result document; raise ReferenceBotFailure if it forfeited."""
+def verdict(document: dict[str, Any], player: int = VERSION_PLAYER) -> tuple[bool, str]:
+    """Return (passed, reason) for a validation series' result document; raise ReferenceBotFailure if it forfeited.
+
+    ``player`` is the series player the version under test sat as.
+    """
     for game in document["games"]:
         forfeit = game.get("forfeit")
         if forfeit is None:
@@ -189,11 +246,12 @@ def verdict(document: dict[str, Any]) -> tuple[bool, str]:
             f"validation series: game {game['index'] + 1}, {forfeit_move(game, forfeit['player'])}: "
             f"{forfeit['reason']}: {forfeit['detail']}"
         )
-        if forfeit["player"] == VERSION_PLAYER:
+        if forfeit["player"] == player:
             return False, where
         raise ReferenceBotFailure(f"the reference bot forfeited, not the version under test ({where})")
     played = len(document["games"])
-    if played != VALIDATION_GAMES:
-        raise ReferenceBotFailure(f"the validation series ended after {played} of {VALIDATION_GAMES} games")
+    planned = document.get("games_planned", VALIDATION_GAMES)
+    if played != planned:
+        raise ReferenceBotFailure(f"the validation series ended after {played} of {planned} games")
     against = "against the reference bot" if len(document["players"]) > 1 else "played alone"
     return True, f"passed the validation series ({played} games {against})"

@@ -12,12 +12,21 @@ A solo season (one player a series, a score ladder) pairs nobody:
 for each active entry that has none yet, every one of them with the season's
 fixed deal seed. A newly active version gets its solo series at once
 (:func:`schedule_new_version`, on ``version_activated``), not at the next beat.
+
+A team game's season (engines/teams.py) pairs its player-role versions as
+any season does (``players_per_series`` of them, least played first, nearest
+by μ), then gives each group a GM-role version (:func:`pick_gm`: the least
+busy, then the nearest by μ to the team's mean μ, never a version or bot of
+the group) in the last seat. A season without active GM-role entries plays
+its series with the engine's built-in GM instead (no GM seat, the built-in
+config merged in: :meth:`~arena.seasons.models.Season.series_config`).
 """
 
 from __future__ import annotations
 
 import random
 import uuid
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -35,6 +44,7 @@ from arena.ratings.tasks import record_series_result_task
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesSeat, SeriesState
 from arena.tasking import is_running, send
+from engines.teams import GM, PLAYER
 from workers import rating_constants
 from workers.tasks import run_series_task
 
@@ -43,8 +53,8 @@ SERIES_DEADLINE = timedelta(minutes=30)
 MAX_ATTEMPTS = 3
 
 
-def candidates(season: Season) -> list[Candidate]:
-    """Return the season's active, playable versions with their rating and load."""
+def candidates(season: Season, role: str = "") -> list[Candidate]:
+    """Return the season's active, playable versions with their rating and load; in a team game those of ``role``."""
     params = season_parameters(season)
     entries = (
         SeasonEntry.objects.filter(season=season, active=True, version__status=BotVersion.Status.ACTIVE)
@@ -56,9 +66,11 @@ def candidates(season: Season) -> list[Candidate]:
             )
         )
     )
-    ratings = {r.version_id: r for r in Rating.objects.filter(season=season)}
+    ratings = {r.version_id: r for r in Rating.objects.filter(season=season, role=role)}
     found = []
     for entry in entries:
+        if role and not entry.version.plays_role(role):
+            continue
         rating = ratings.get(entry.version_id)
         found.append(
             Candidate(
@@ -91,7 +103,8 @@ def series_spec(series: Series) -> dict[str, Any]:
         "series_id": series.pk,
         "game": season.game,
         "rules_version": season.rules_version,
-        "config": season.config,
+        # A team game's series without a GM seat is played with the built-in GM.
+        "config": season.series_config(with_gm_bot=len(seats) > season.players_per_series),
         "seed": series.seed,
         "games": season.games_per_series,
         "time_control": season.time_control,
@@ -141,7 +154,11 @@ def schedule_round(
     created = []
     with transaction.atomic():
         Season.objects.select_for_update(no_key=True).get(pk=season.pk)  # one matchmaker per season at a time
-        for group in plan_round(candidates(season), slots, policy, rng):
+        if season.is_team:
+            groups = team_groups(season, slots, policy, rng)
+        else:
+            groups = plan_round(candidates(season), slots, policy, rng)
+        for group in groups:
             series = Series.objects.create(
                 season=season, seed=rng.getrandbits(31), deadline=timezone.now() + SERIES_DEADLINE
             )
@@ -150,6 +167,54 @@ def schedule_round(
             created.append(series)
             transaction.on_commit(lambda series=series: enqueue(series))
     return created
+
+
+def team_groups(season: Season, slots: int, policy: MatchmakingPolicy, rng: random.Random) -> list[tuple[int, ...]]:
+    """Return up to ``slots`` seatings of a team season: the player-role versions, then a GM-role version if any.
+
+    Without active GM-role entries every group is the players alone (the built-in GM plays); with them, a
+    group for which no GM is free this round waits for a later one.
+    """
+    players = candidates(season, PLAYER)
+    gms = candidates(season, GM)
+    groups = plan_round(players, slots, policy, rng)
+    if not gms:
+        return groups
+    busy = Counter(version for group in groups for version in group)
+    by_version = {candidate.version_id: candidate for candidate in players}
+    seated = []
+    for group in groups:
+        team = [by_version[version] for version in group]
+        gm = pick_gm(team, gms, busy, policy.max_concurrent_per_version)
+        if gm is not None:
+            busy[gm.version_id] += 1
+            seated.append((*group, gm.version_id))
+    return seated
+
+
+def pick_gm(team: list[Candidate], gms: list[Candidate], busy: Counter[int], cap: int) -> Candidate | None:
+    """Return the GM for ``team``: the least played of the free GM-role versions, then the nearest by μ to the
+    team's mean μ, then the lowest id; never a version or a bot of the team. None when none is free.
+
+    ``busy`` counts the series each version was given earlier in this round (in either role); a version
+    at ``cap`` series at once is not free.
+    """
+    mean_mu = sum(member.mu for member in team) / len(team)
+    taken_versions = {member.version_id for member in team}
+    taken_bots = {member.bot_id for member in team}
+    free = [
+        gm
+        for gm in gms
+        if gm.version_id not in taken_versions
+        and gm.bot_id not in taken_bots
+        and gm.running + busy[gm.version_id] < cap
+    ]
+    if not free:
+        return None
+    return min(
+        free,
+        key=lambda gm: (gm.series_played + gm.running + busy[gm.version_id], abs(gm.mu - mean_mu), gm.version_id),
+    )
 
 
 #: Series states that give a version its solo series: a failed or cancelled one is played again.

@@ -82,11 +82,17 @@ def finish_season(season: Season, operator: str = "an operator") -> list[FinalSt
         if status not in (Season.Status.RUNNING, Season.Status.PAUSED):
             raise OperationError(f"Season {season.name!r} is {status}; only a running or paused season can finish")
         _transition(season, Season.Status.FINISHED)
-        ratings = Rating.objects.filter(season=season).order_by("-conservative", "-mu", "version_id")
+        ratings = Rating.objects.filter(season=season).order_by("role", "-conservative", "-mu", "version_id")
+        ranked = []
+        counts: dict[str, int] = {}
+        for rating in ratings:  # a team game's roles are ranked each on its own (other games: the one role "")
+            counts[rating.role] = counts.get(rating.role, 0) + 1
+            ranked.append((counts[rating.role], rating))
         standings = FinalStanding.objects.bulk_create(
             FinalStanding(
                 season=season,
                 rank=rank,
+                role=rating.role,
                 version_id=rating.version_id,
                 mu=rating.mu,
                 sigma=rating.sigma,
@@ -98,7 +104,7 @@ def finish_season(season: Season, operator: str = "an operator") -> list[FinalSt
                 game_wins=rating.game_wins,
                 provisional=rating.provisional,
             )
-            for rank, rating in enumerate(ratings, 1)
+            for rank, rating in ranked
         )
         Series.objects.filter(season=season, state__in=[SeriesState.QUEUED, SeriesState.RUNNING]).update(
             state=SeriesState.CANCELLED,

@@ -1,5 +1,9 @@
 """Ratings: each version's TrueSkill rating and series record in a season, and their history.
 
+A version of a team game (engines/teams.py) keeps one rating per role it
+plays (``role``, "player" or "gm"; "" in every other game), so a version that
+plays both sits on both leaderboards of the season.
+
 The leaderboard sorts by the conservative rating μ − 3σ. The database
 computes it (a stored generated column), so it can never disagree with μ and
 σ however a row is written, and an index serves the leaderboard.
@@ -31,6 +35,7 @@ class Rating(models.Model):
 
     season = models.ForeignKey(Season, models.CASCADE, related_name="ratings")
     version = models.ForeignKey(BotVersion, models.PROTECT, related_name="ratings")
+    role = models.CharField(max_length=20, blank=True, default="", help_text="a team game's role; empty: other games")
     mu = models.FloatField()
     sigma = models.FloatField()
     conservative = conservative_field()
@@ -44,18 +49,23 @@ class Rating(models.Model):
     game_wins = models.PositiveIntegerField(default=0)
     forfeits = models.PositiveIntegerField(default=0, help_text="series in which this version forfeited a game")
     provisional = models.BooleanField(default=True, help_text="too few series yet for the rating to mean much")
+    games_played = models.PositiveIntegerField(default=0, help_text="games of its series (counted in team games)")
+    win_turns = models.PositiveIntegerField(
+        default=0, help_text="a team game's player: the turns of the games its team won, summed"
+    )
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ("season", "-conservative")
         constraints = (
-            models.UniqueConstraint(fields=["season", "version"], name="rating_unique_per_season"),
+            models.UniqueConstraint(fields=["season", "version", "role"], name="rating_unique_per_season_role"),
             models.CheckConstraint(condition=Q(sigma__gt=0), name="rating_sigma_positive"),
         )
         indexes = (models.Index(fields=["season", "-conservative"], name="rating_leaderboard"),)
 
     def __str__(self) -> str:
-        return f"{self.version} in {self.season}: μ {self.mu:.2f}, σ {self.sigma:.2f}"
+        role = f" as {self.role}" if self.role else ""
+        return f"{self.version}{role} in {self.season}: μ {self.mu:.2f}, σ {self.sigma:.2f}"
 
 
 class RatingHistory(models.Model):
@@ -63,6 +73,7 @@ class RatingHistory(models.Model):
 
     season = models.ForeignKey(Season, models.CASCADE, related_name="rating_history")
     version = models.ForeignKey(BotVersion, models.PROTECT, related_name="rating_history")
+    role = models.CharField(max_length=20, blank=True, default="", help_text="a team game's role; empty: other games")
     series = models.ForeignKey(
         Series, models.PROTECT, null=True, blank=True, related_name="rating_history", help_text="empty: the seed"
     )

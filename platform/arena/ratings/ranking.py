@@ -13,6 +13,9 @@ are then rated as the chain of their neighbours in the ranking, first against
 second, second against third and so on, each step the two-seat closed form;
 a pair that is too unlikely for double precision even so is left as it was.
 Every step is deterministic, so a season's recompute lands on the same numbers.
+
+A team game's series (engines/teams.py) is rated by :func:`rate_teams`: the
+players' team against the GM, with the package's team support.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Sequence
 import trueskill
 
 from arena.ratings.closed_form import DRAW, WIN_A, WIN_B, MuSigma, TrueSkillParameters, recompute
+from engines.teams import LOSS, WIN
 
 
 @functools.lru_cache(maxsize=64)
@@ -69,3 +73,26 @@ def _neighbour_chain(before: Sequence[MuSigma], ranks: Sequence[int], params: Tr
         except FloatingPointError:
             continue  # too unlikely to rate even as a pair: these two keep their ratings
     return ratings
+
+
+def rate_teams(
+    team: Sequence[MuSigma], gm: MuSigma, result: int, params: TrueSkillParameters
+) -> tuple[list[MuSigma], MuSigma]:
+    """Return the team's and the GM's new ``(mu, sigma)`` after a team game's series (engines/teams.py).
+
+    ``result`` is the series for the players: ``teams.WIN``, ``teams.DRAW`` or
+    ``teams.LOSS``. The package's team support rates the two sides, each player
+    weighted 1 / team size (its partial play): the team performs as its players'
+    mean, so a GM's rating and a player's share one scale whatever the team's
+    size, and a GM at μ 25 is an even match for a team of players at μ 25. A
+    series too unlikely for the package's arithmetic leaves every rating as it was.
+    """
+    env = _environment(params)
+    ranks = [0, 1] if result == WIN else [1, 0] if result == LOSS else [0, 0]
+    weight = 1 / len(team)
+    groups = [tuple(env.create_rating(mu, sigma) for mu, sigma in team), (env.create_rating(*gm),)]
+    try:
+        rated = env.rate(groups, ranks=ranks, weights=[(weight,) * len(team), (1.0,)])
+    except (FloatingPointError, ZeroDivisionError, ValueError):
+        return list(team), gm
+    return [(r.mu, r.sigma) for r in rated[0]], (rated[1][0].mu, rated[1][0].sigma)

@@ -71,11 +71,17 @@ def enter_season(season: Season, version: BotVersion, retired_ids: list[int]) ->
     SeasonEntry.objects.filter(season=season, version_id__in=retired_ids, active=True).update(active=False)
     if Rating.objects.filter(season=season, version=version).exists():
         return  # seeded already (a repeated signal), or it has played
-    predecessor = (
+    newest = (
         Rating.objects.filter(season=season, version_id__in=retired_ids).order_by("-version__number", "-pk").first()
     )
-    if predecessor is None:
+    if newest is None:
         return
     sigma = season_parameters(season).sigma
-    Rating.objects.create(season=season, version=version, mu=predecessor.mu, sigma=sigma)
-    RatingHistory.objects.create(season=season, version=version, series=None, mu=predecessor.mu, sigma=sigma)
+    # One rating per role the predecessor had (a team game's "player" and "gm"; "" for other games).
+    for predecessor in Rating.objects.filter(season=season, version_id=newest.version_id).order_by("role"):
+        if predecessor.role and not version.plays_role(predecessor.role):
+            continue
+        Rating.objects.create(season=season, version=version, role=predecessor.role, mu=predecessor.mu, sigma=sigma)
+        RatingHistory.objects.create(
+            season=season, version=version, role=predecessor.role, series=None, mu=predecessor.mu, sigma=sigma
+        )

@@ -22,6 +22,14 @@ A solo season's series (one player, a score ladder) are recorded the same
 way, games and seat included, but rate nobody: its standings are computed from
 the recorded results (arena.series.score_ladder).
 
+A team game's series (engines/teams.py) rates the players' team against the
+GM (arena.ratings.ranking.rate_teams) from which side won more games; each
+version is rated per role (``Rating.role``), and the engine's built-in GM,
+when it took the GM's part, sits at its declared fixed rating and is never
+stored. The players' ratings also count the games played and the turns of
+the games their team won (the win rate and turns to win of a season without
+GM bots).
+
 The result goes to the append-only :class:`SeriesResultLog` in the same
 transaction, in the order its ratings moved, so the log's id order is the
 rating order and :func:`recompute_season` replays it to the same numbers.
@@ -41,6 +49,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
+import engines
 from arena.ratings.closed_form import TrueSkillParameters
 from arena.ratings.forfeits import (
     FORFEIT_MIN_SERIES,
@@ -50,9 +59,11 @@ from arena.ratings.forfeits import (
     should_disable,
 )
 from arena.ratings.models import Rating, RatingHistory
-from arena.ratings.ranking import ranks_from_points, rate_ranking
+from arena.ratings.ranking import ranks_from_points, rate_ranking, rate_teams
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
+from engines import teams
+from engines.teams import GM, PLAYER
 from workers import rating_constants
 
 logger = logging.getLogger(__name__)
@@ -273,6 +284,8 @@ class _Rating:
     series_points: Decimal
     game_wins: int
     forfeits: int
+    games_played: int = 0
+    win_turns: int = 0
     provisional: bool = True
     changed: bool = False
     disable_reason: str | None = None
@@ -282,6 +295,8 @@ class _Rating:
         "sigma",
         *RECORD_FIELDS,
         "forfeits",
+        "games_played",
+        "win_turns",
         "provisional",
     )
 
@@ -315,7 +330,7 @@ class EncodedJson(dict[str, Any]):
 class _Batch:
     season: Season
     params: TrueSkillParameters
-    ratings: dict[int, _Rating] = field(default_factory=dict)  # by version id
+    ratings: dict[tuple[int, str], _Rating] = field(default_factory=dict)  # by version id and role ("" but teams)
     logs: list[SeriesResultLog] = field(default_factory=list)
     games: list[GameRecord] = field(default_factory=list)
     history: list[RatingHistory] = field(default_factory=list)
@@ -350,6 +365,8 @@ def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> i
             batch.rejected[series_id] = (SeriesState.CANCELLED, reason)
         elif season.is_solo:
             _apply_solo(batch, series_id, seats, document)
+        elif season.is_team:
+            _apply_team(batch, series_id, seats, document)
         else:
             _apply_one(batch, series_id, seats, document)
         states[series_id] = SeriesState.DONE  # a second result of the same series in this batch is a duplicate
@@ -371,19 +388,21 @@ def _misfit(series_id: int, seats: list[_Seat], document: dict[str, Any], fewest
 
 def _load_ratings(batch: _Batch, version_ids: set[int]) -> None:
     rows = Rating.objects.select_for_update(no_key=True).filter(season=batch.season, version_id__in=list(version_ids))
-    names = ("version_id", "pk", *_Rating.FIELDS[:-1])
-    for version_id, *values in rows.values_list(*names):
-        batch.ratings[version_id] = _Rating(*values)
+    names = ("version_id", "role", "pk", *_Rating.FIELDS[:-1])
+    for version_id, role, *values in rows.values_list(*names):
+        batch.ratings[version_id, role] = _Rating(*values)
 
 
-def _rating(batch: _Batch, version_id: int) -> _Rating:
-    """Return the version's rating in the batch; a first series in the season starts from the default."""
-    rating = batch.ratings.get(version_id)
+def _rating(batch: _Batch, version_id: int, role: str = "") -> _Rating:
+    """Return the version's rating (in ``role``, a team game's) in the batch; a first series starts from the default."""
+    rating = batch.ratings.get((version_id, role))
     if rating is None:  # created when the batch is written, after a seed row for recompute and the chart
         params = batch.params
-        rating = batch.ratings[version_id] = _Rating(None, params.mu, params.sigma, 0, 0, 0, 0, Decimal(0), 0, 0)
+        rating = batch.ratings[version_id, role] = _Rating(None, params.mu, params.sigma, 0, 0, 0, 0, Decimal(0), 0, 0)
         batch.history.append(
-            RatingHistory(season=batch.season, version_id=version_id, series=None, mu=params.mu, sigma=params.sigma)
+            RatingHistory(
+                season=batch.season, version_id=version_id, role=role, series=None, mu=params.mu, sigma=params.sigma
+            )
         )
     return rating
 
@@ -455,6 +474,80 @@ def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict
     batch.done.append(series_id)
 
 
+def team_roles(season: Season, seats: int) -> tuple[str, ...]:
+    """Return the roles of a team season's series of ``seats`` seats: with a GM seat, or the built-in GM's config."""
+    declared = engines.declaration(season.game)
+    config = season.series_config(with_gm_bot=seats > season.players_per_series)
+    roles = declared.seat_roles(seats, config)
+    assert roles is not None
+    return roles
+
+
+def builtin_gm_rating(season: Season) -> tuple[float, float]:
+    """Return the fixed ``(mu, sigma)`` of a team game's built-in GM (never stored, never updated)."""
+    rules = engines.declaration(season.game).teams
+    assert rules is not None
+    return rules.builtin_mu, rules.builtin_sigma
+
+
+def _apply_team(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+    """Rate a team game's series: the player seats' team against the GM seat's version, or the built-in GM.
+
+    The side that won more games wins the series; equal is a draw. Each side's
+    versions record that result, their own series points (the engine's score),
+    their side's game wins, the games played, and the players the turns of the
+    games they won; a forfeit counts against its version as in any series.
+    """
+    roles = team_roles(batch.season, len(seats))
+    games = document["games"]
+    result = teams.series_result(games, roles)
+    players_won, _drawn, gm_won = teams.series_sides(games, roles)
+    ratings = [_rating(batch, seat.version_id, role) for seat, role in zip(seats, roles, strict=True)]
+    team = [(r.mu, r.sigma) for r, role in zip(ratings, roles, strict=True) if role == PLAYER]
+    gm_seat = roles.index(GM) if GM in roles else None
+    gm_before = builtin_gm_rating(batch.season) if gm_seat is None else (ratings[gm_seat].mu, ratings[gm_seat].sigma)
+    team_after, gm_after = rate_teams(team, gm_before, result, batch.params)
+    after = iter(team_after)
+    turns = sum(t for game in games if (t := teams.win_turns(game, roles)) is not None)
+    _log_games(batch, series_id, seats, document)
+    score = document["score"]
+    for player, (seat, rating, role) in enumerate(zip(seats, ratings, roles, strict=True)):
+        mu, sigma = next(after) if role == PLAYER else gm_after
+        side = result if role == PLAYER else -result
+        points = Decimal(str(score["points"][player]))
+        rating.mu, rating.sigma = mu, sigma
+        rating.series_played += 1
+        if side == teams.WIN:
+            rating.won += 1
+        elif side == teams.DRAW:
+            rating.drawn += 1
+        else:
+            rating.lost += 1
+        wins = players_won if role == PLAYER else gm_won
+        rating.series_points += points
+        rating.game_wins += wins
+        rating.games_played += len(games)
+        rating.win_turns += turns if role == PLAYER else 0
+        forfeited = any(forfeit_by(game) == player for game in games)
+        rating.forfeits += forfeited
+        rating.provisional = rating.series_played < PROVISIONAL_SERIES
+        rating.changed = True
+        if rating.disable_reason is None and (forfeited or rating.series_played == FORFEIT_MIN_SERIES):
+            reason = should_disable(
+                rating.forfeits, rating.series_played, threshold=FORFEIT_THRESHOLD, min_series=FORFEIT_MIN_SERIES
+            )
+            if reason is not None:
+                rating.disable_reason = f"{reason} in {batch.season.name}"
+        batch.history.append(
+            RatingHistory(
+                season=batch.season, version_id=seat.version_id, role=role, series_id=series_id, mu=mu, sigma=sigma
+            )
+        )
+        rank = 0 if side != teams.LOSS else 1
+        batch.seats.append((points, wins, rank, seat.pk))
+    batch.done.append(series_id)
+
+
 def _insert(model: type[models.Model], objects: list[models.Model]) -> None:
     """Insert ``objects`` in order; on PostgreSQL with COPY.
 
@@ -504,8 +597,10 @@ def _write(batch: _Batch) -> None:
     _insert(RatingHistory, batch.history)
     changed = [r for r in batch.ratings.values() if r.changed and r.pk is not None]
     Rating.objects.bulk_create(
-        Rating(season=batch.season, version_id=version_id, **{name: getattr(r, name) for name in _Rating.FIELDS})
-        for version_id, r in batch.ratings.items()
+        Rating(
+            season=batch.season, version_id=version_id, role=role, **{name: getattr(r, name) for name in _Rating.FIELDS}
+        )
+        for (version_id, role), r in batch.ratings.items()
         if r.pk is None
     )
     ops = connection.ops
@@ -527,7 +622,7 @@ def _write(batch: _Batch) -> None:
     )
     for series_id, (state, reason) in batch.rejected.items():
         Series.objects.filter(pk=series_id).update(state=state, failure_reason=reason[:2000])
-    for version_id, rating in batch.ratings.items():
+    for (version_id, _role), rating in batch.ratings.items():
         if rating.disable_reason:
             disable_for_forfeits(version_id, rating.disable_reason)
 
@@ -536,6 +631,8 @@ def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
     """Return every version's (μ, σ) from replaying the season's result log from its seeds (none for a solo season)."""
     if season.is_solo:
         return {}
+    if season.is_team:
+        raise ValueError(f"{season.name} is a team game's season, rated per role: use recompute_team_season")
     params = season_parameters(season)
     seeds = {
         row.version_id: (row.mu, row.sigma)
@@ -557,4 +654,35 @@ def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
         before = [ratings.get(v, (params.mu, params.sigma)) for v in versions]
         for version, rating in zip(versions, rate_ranking(before, series_ranks(result), params), strict=True):
             ratings[version] = rating
+    return ratings
+
+
+def recompute_team_season(season: Season) -> dict[tuple[int, str], tuple[float, float]]:
+    """Return every ``(version, role)``'s (μ, σ) from replaying a team season's result log from its seeds."""
+    params = season_parameters(season)
+    ratings = {
+        (row.version_id, row.role): (row.mu, row.sigma)
+        for row in RatingHistory.objects.filter(season=season, series=None).order_by("id")
+    }
+    seats: dict[int, list[int]] = {}
+    for series_id, version_id in (
+        SeriesSeat.objects.filter(series__season=season)
+        .order_by("series_id", "seat")
+        .values_list("series_id", "version_id")
+    ):
+        seats.setdefault(series_id, []).append(version_id)
+    for series_id, result in (
+        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
+    ):
+        versions = seats[series_id]
+        roles = team_roles(season, len(versions))
+        keys = list(zip(versions, roles, strict=True))
+        team = [ratings.get(key, (params.mu, params.sigma)) for key in keys if key[1] == PLAYER]
+        gm_key = next((key for key in keys if key[1] == GM), None)
+        gm = builtin_gm_rating(season) if gm_key is None else ratings.get(gm_key, (params.mu, params.sigma))
+        team_after, gm_after = rate_teams(team, gm, teams.series_result(result["games"], roles), params)
+        for key, rating in zip([key for key in keys if key[1] == PLAYER], team_after, strict=True):
+            ratings[key] = rating
+        if gm_key is not None:
+            ratings[gm_key] = gm_after
     return ratings

@@ -4,6 +4,11 @@ A season of one player a series is a solo season: a score ladder
 (engines/score_ladder.py) that plays every version once on the same
 :attr:`Season.deal_seed` deals and ranks them by mean score, without ratings.
 
+A season of a team game (engines/teams.py) counts its player seats in
+``players_per_series``; each series adds the GM seat for a GM bot, or, when
+the season has none, is played with the engine's built-in GM
+(:meth:`Season.series_config`).
+
 A season moves through created → running ⇄ paused → finished, and only along
 those arrows (a running season may also finish directly). :meth:`Season.transition`
 is the way to move it; ``save()`` refuses any other change of status.
@@ -23,6 +28,7 @@ from django.utils import timezone
 
 import engines
 from arena.bots.models import BotVersion
+from engines.teams import PLAYER
 
 
 class SeasonStatus(models.TextChoices):
@@ -141,6 +147,9 @@ class Season(models.Model):
             problem = declared.score_ladder.check_deals(self.games_per_series)
             if problem:
                 raise ValidationError({"games_per_series": problem})
+        if declared.teams is not None:
+            self.check_team_seats(declared)
+            return
         if not info.min_players <= self.players_per_series <= info.max_players:
             raise ValidationError(
                 {
@@ -151,6 +160,45 @@ class Season(models.Model):
         problem = declared.series.check_games(self.players_per_series, self.games_per_series)
         if problem:
             raise ValidationError({"games_per_series": problem})
+
+    def check_team_seats(self, declared: engines.GameDeclaration) -> None:
+        """Raise ValidationError unless a team game seats ``players_per_series`` players with a GM bot and without."""
+        teams = declared.teams
+        assert teams is not None
+        players = self.players_per_series
+        seatings = [(teams.builtin(self.config), players)]
+        if not teams.has_builtin_gm(self.config):
+            seatings.insert(0, (self.config, players + 1))
+        for config, seats in seatings:
+            try:
+                game = engines.get(self.game, config)
+                game.new_initial_state(seed=0, num_players=seats)
+                roles = teams.roles_of(seats, game.config)
+            except (engines.ConfigError, ValueError) as exc:
+                raise ValidationError(
+                    {
+                        "players_per_series": f"{declared.name} is a team game: players_per_series counts its "
+                        f"player seats, and {players} cannot be seated ({exc})"
+                    }
+                ) from None
+            if roles.count(PLAYER) != players:
+                raise ValidationError({"players_per_series": f"{declared.name} seats {roles}, not {players} players"})
+        problem = declared.series.check_games(players, self.games_per_series)
+        if problem:
+            raise ValidationError({"games_per_series": problem})
+
+    @property
+    def is_team(self) -> bool:
+        """Return True for a season of a team game: player bots against GM bots (or the built-in GM)."""
+        return self.game in engines.names() and engines.declaration(self.game).teams is not None
+
+    def series_config(self, with_gm_bot: bool) -> dict[str, Any]:
+        """Return the config a series of this season is played with: a team game without a GM bot leaves the GM
+        to the engine (its built-in config merged in)."""
+        teams = engines.declaration(self.game).teams if self.game in engines.names() else None
+        if teams is None or with_gm_bot:
+            return dict(self.config)
+        return teams.builtin(self.config)
 
     def check_transition(self, current: str, to: str) -> None:
         """Raise :class:`SeasonTransitionError` unless the status may go from ``current`` to ``to``."""
@@ -260,8 +308,9 @@ class FinalStanding(models.Model):
     """
 
     season = models.ForeignKey(Season, models.CASCADE, related_name="final_standings")
-    rank = models.PositiveIntegerField(help_text="1 for the best conservative rating")
+    rank = models.PositiveIntegerField(help_text="1 for the best conservative rating (of its role, in a team game)")
     version = models.ForeignKey(BotVersion, models.PROTECT, related_name="final_standings")
+    role = models.CharField(max_length=20, blank=True, default="", help_text="a team game's role; empty: other games")
     mu = models.FloatField()
     sigma = models.FloatField()
     # The same expression as Rating.conservative, computed by the database so it always matches μ and σ.
@@ -279,8 +328,8 @@ class FinalStanding(models.Model):
     class Meta:
         ordering = ("season", "rank")
         constraints = (
-            models.UniqueConstraint(fields=["season", "rank"], name="final_standing_rank_unique"),
-            models.UniqueConstraint(fields=["season", "version"], name="final_standing_version_unique"),
+            models.UniqueConstraint(fields=["season", "role", "rank"], name="final_standing_role_rank_unique"),
+            models.UniqueConstraint(fields=["season", "version", "role"], name="final_standing_version_role_unique"),
             models.CheckConstraint(condition=Q(rank__gte=1), name="final_standing_rank_positive"),
             models.CheckConstraint(condition=Q(sigma__gt=0), name="final_standing_sigma_positive"),
         )

@@ -1,6 +1,8 @@
 """The season page: its leaderboard (sortable, paginated, fast on tens of thousands of ratings) and its live queue.
 
 A solo season's page is its score ladder instead (arena/series/score_ladder.py): no ratings.
+A team game's season shows two leaderboards, its player bots and its GM bots
+(arena/ratings/team_boards.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from arena.ratings.models import Rating, RatingHistory
+from arena.ratings.team_boards import ROLE_BOARDS, builtin_gm, played_with_builtin_gm, team_board
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import Series, SeriesState
 from arena.series.score_ladder import ladder_of, ladder_rows
@@ -149,6 +152,8 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     the_season = get_object_or_404(Season, pk=season_id)
     if the_season.is_solo:
         return score_ladder(request, the_season)
+    if the_season.is_team:
+        return team_leaderboards(request, the_season)
     sort, ordering, sort_notice = parse_sort(request.GET.get("sort", DEFAULT_SORT))
     ratings = (
         Rating.objects.filter(season=the_season)
@@ -184,6 +189,29 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
             "sort": sort,
             "notices": [n for n in (sort_notice, page_notice) if n],
             "trend_rows": TREND_ROWS,
+            **{f"live_{key}": value for key, value in live_context(the_season).items()},
+        },
+    )
+
+
+def team_leaderboards(request: HttpRequest, the_season: Season) -> HttpResponse:
+    """Show a team game's season: the player bots' and the GM bots' leaderboards (?page= and ?gm_page=)."""
+    boards = []
+    notices = []
+    for (role, title), param in zip(ROLE_BOARDS, ("page", "gm_page"), strict=True):
+        page, notice = page_of(request, team_board(the_season, role), PER_PAGE, param)
+        boards.append({"role": role, "title": title, "page": page, "rows": list(page.object_list), "param": param})
+        notices += [notice] if notice else []
+    return render(
+        request,
+        "web/team_season.html",
+        {
+            "season": the_season,
+            "game_title": game_titles().get(the_season.game, the_season.game),
+            "boards": boards,
+            "builtin": played_with_builtin_gm(the_season),
+            "builtin_gm": builtin_gm(the_season),
+            "notices": notices,
             **{f"live_{key}": value for key, value in live_context(the_season).items()},
         },
     )

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from arena.bots.models import Bot, BotVersion
-from arena.bots.validation import VERSION_PLAYER
+from arena.bots.validation import version_player
 from arena.web import replays
 from arena.web.access import owns_or_staff, private_players
 from arena.web.views.series import game_view, score_view
@@ -24,10 +24,11 @@ def run_view(run: Any, version_name: str, private: bool, secrets: Collection[int
     """
     document = run.result
     names = [REFERENCE_NAME] * len(document.get("players", [None, None]))
-    names[VERSION_PLAYER] = version_name
+    mine = version_player(run.game, run.role, len(names))
+    names[mine] = version_name
     log = None
     if private:
-        log = next((e for e in document.get("stderr", []) if e.get("player") == VERSION_PLAYER), None)
+        log = next((e for e in document.get("stderr", []) if e.get("player") == mine), None)
     games = [game_view(document, game, names, secrets) for game in document.get("games", [])]
     for game in games:  # one page may show several runs: each replay needs its own element id
         game["viewer"]["script_id"] = f"replay-{run.pk}-{game['number']}"
@@ -47,7 +48,7 @@ def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     runs = []
     for run in version.validation_runs.all():
         bots: list[Bot | None] = [None] * len(run.result.get("players", [None, None]))
-        bots[VERSION_PLAYER] = version.bot  # the reference bots' seats are nobody's
+        bots[version_player(run.game, run.role, len(bots))] = version.bot  # the reference bots' seats are nobody's
         runs.append(run_view(run, name, private, private_players(request.user, bots)))
     games = sorted({run["run"].game for run in runs})
     scripts = [script for script in map(replays.script_for, games) if script]

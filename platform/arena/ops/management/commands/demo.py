@@ -34,10 +34,12 @@ from arena.bots.submissions import submit_version
 from arena.embedded import serve
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
+from arena.ratings.team_boards import ROLE_BOARDS, builtin_gm, played_with_builtin_gm, team_board
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from arena.series.score_ladder import ladder_rows
 from engines.declaration import DemoSeason
+from engines.teams import GM, PLAYER
 from engines.text import format_series
 from workers.referee import reason_words
 
@@ -53,7 +55,10 @@ class DemoLadder:
     def packages(self) -> list[Path]:
         chosen = self.demo.bots
         bots = engines.declaration(self.game).reference_bots
-        return [path for name, path in sorted(bots.items()) if not chosen or name in chosen]
+        # A team game's GM bots are entered beside its player bots (the roles come from their bot.toml).
+        return [
+            path for name, path in sorted(bots.items()) if not chosen or name in chosen or name in self.demo.gm_bots
+        ]
 
     def bot_name(self, package: Path, suffix: str) -> str:
         return f"{self.demo.bot_prefix}{package.name}{suffix}" if self.demo.bot_prefix else package.name
@@ -105,6 +110,40 @@ def leaderboard_lines(season: Season) -> list[str]:
             f"{rating.conservative:>7.2f} {rating.mu:>6.2f} {rating.sigma:>5.2f}  {rating.series_played:>6} "
             f"{record:>8} {float(rating.series_points):>6.1f} {rating.game_wins:>9}{mark}"
         )
+    return lines
+
+
+def team_board_lines(season: Season) -> list[str]:
+    """Return a team game's season as text: its player bots' leaderboard, then its GM bots' (or the built-in GM)."""
+    lines = []
+    builtin = played_with_builtin_gm(season)
+    for role, title in ROLE_BOARDS:
+        rows = team_board(season, role)
+        if role == GM and builtin:
+            gm = builtin_gm(season)
+            lines += [f"{title}: none; {gm['label']} played the GM at a fixed μ {gm['mu']:.2f}, σ {gm['sigma']:.2f}"]
+            continue
+        width = _name_width(row.rating.version for row in rows)
+        rates = role == PLAYER and builtin
+        extra = f" {'games':>5} {'win rate':>8} {'95 % interval':>15} {'turns to win':>12}" if rates else ""
+        lines.append(f"{title}:")
+        lines.append(
+            f"{'#':>2}  {'bot':<{width}} {'owner':<16} {'μ−3σ':>7} {'μ':>6} {'σ':>5}  {'series':>6} {'W-D-L':>8} "
+            f"{'game wins':>9}{extra}"
+        )
+        for row in rows:
+            rating, version = row.rating, row.rating.version
+            record = f"{rating.won}-{rating.drawn}-{rating.lost}"
+            line = (
+                f"{row.rank:>2}  {version.bot.name + ' v' + str(version.number):<{width}} "
+                f"{version.bot.owner.username:<16} {rating.conservative:>7.2f} {rating.mu:>6.2f} {rating.sigma:>5.2f}  "
+                f"{rating.series_played:>6} {record:>8} {rating.game_wins:>9}"
+            )
+            if rates and row.win_rate is not None:
+                turns = "-" if row.turns_to_win is None else f"{row.turns_to_win:.2f}"
+                interval = f"{row.low:.1%} to {row.high:.1%}"
+                line += f" {rating.games_played:>5} {row.win_rate:>8.1%} {interval:>15} {turns:>12}"
+            lines.append(line)
     return lines
 
 
@@ -202,7 +241,13 @@ class Command(BaseCommand):
         for season in seasons:
             done = Series.objects.filter(season=season, state=SeriesState.DONE).order_by("id")
             self.stdout.write(f"\n{season.name}: {done.count()} series played\n")
-            for line in score_ladder_lines(season) if season.is_solo else leaderboard_lines(season):
+            if season.is_solo:
+                board = score_ladder_lines(season)
+            elif season.is_team:
+                board = team_board_lines(season)
+            else:
+                board = leaderboard_lines(season)
+            for line in board:
                 self.stdout.write(line)
             if done:
                 self.stdout.write("\n" + "\n".join(series_lines(done.first())))

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.ratings.models import Rating
-from arena.ratings.recording import recompute_season
+from arena.ratings.recording import recompute_season, recompute_team_season
 from arena.seasons.models import Season
 
 
@@ -24,21 +24,30 @@ class Command(BaseCommand):
         )
         if season is None:
             raise CommandError(f"no season named {key!r} (nor with that id)")
-        recomputed = recompute_season(season)
-        stored = {r.version_id: r for r in Rating.objects.filter(season=season).select_related("version__bot")}
+        recomputed: dict[tuple[int, str], tuple[float, float]]
+        if season.is_team:  # rated per role
+            recomputed = recompute_team_season(season)
+        else:
+            recomputed = {(version, ""): rating for version, rating in recompute_season(season).items()}
+        stored = {
+            (r.version_id, r.role): r for r in Rating.objects.filter(season=season).select_related("version__bot")
+        }
         differing = 0
-        for version_id, rating in sorted(stored.items()):
-            mu, sigma = recomputed.get(version_id, (None, None))
+        for key, rating in sorted(stored.items()):
+            mu, sigma = recomputed.get(key, (None, None))
             same = (mu, sigma) == (rating.mu, rating.sigma)
             differing += not same
-            label = f"{rating.version.bot.name} v{rating.version.number}"
+            label = f"{rating.version.bot.name} v{rating.version.number}" + (
+                f" as {rating.role}" if rating.role else ""
+            )
             self.stdout.write(
                 f"{label:<20} stored μ {rating.mu:.12f} σ {rating.sigma:.12f}  "
                 + ("same" if same else f"recomputed μ {mu} σ {sigma}")
             )
         missing = set(recomputed) - set(stored)
         if missing:
-            raise CommandError(f"the log rates versions with no stored rating: {sorted(missing)}")
+            versions = [version if not role else f"{version} as {role}" for version, role in sorted(missing)]
+            raise CommandError(f"the log rates versions with no stored rating: {versions}")
         if differing:
             raise CommandError(f"{differing} of {len(stored)} ratings differ from the recompute")
         self.stdout.write(f"{season.name}: all {len(stored)} ratings equal the recompute of the result log")
