@@ -1,0 +1,79 @@
+"""Watching Us series scoring: each series player scores the games its side won.
+
+A game has two sides: the players (every player seat) and the GM (the GM seat;
+with the built-in GM that side has no seat). The referee's record names the
+winners (series players): every player seat when the players won, the GM seat
+when they lost. A series player's points are the games its side won, whatever
+role it had in each (the seats rotate, so each series player is the GM in some
+games and a player in others); ranking is by points, ties sharing a rank; the
+series winner is the one series player with the most points, None when the top
+is shared. A forfeiter scores nothing from the forfeited game on (as
+engines/win_points.py). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.win_points import SeriesError, _check_player, _names, _num_players
+
+__all__ = ["SeriesError", "score_series"]
+
+
+def _role(record: Mapping[str, Any], player: int) -> str:
+    stats = record.get("stats") or {}
+    entry = stats.get(str(player)) if isinstance(stats, Mapping) else None
+    return str(entry.get("role", "player")) if isinstance(entry, Mapping) else "player"
+
+
+def _turns(record: Mapping[str, Any]) -> Any:
+    stats = record.get("stats") or {}
+    for entry in stats.values() if isinstance(stats, Mapping) else ():
+        if isinstance(entry, Mapping) and "turns" in entry:
+            return entry["turns"]
+    return "?"
+
+
+def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = None) -> dict[str, Any]:
+    """Return the points, game wins, ranking, winner and steps of a series of Watching Us games."""
+    if not games:
+        raise SeriesError("a series needs at least one game")
+    players = _num_players(games)
+    points = [0] * players
+    game_wins = [0] * players
+    out: set[int] = set()
+    steps: list[str] = []
+    for number, record in enumerate(games, start=1):
+        winners = [_check_player(p, players, f"game {number}: winner") for p in record.get("winners") or []]
+        forfeit = record.get("forfeit")
+        if forfeit is not None:
+            forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
+            forfeiter = _check_player(forfeiter, players, f"game {number}: forfeit player")
+            if forfeiter not in out:
+                out.add(forfeiter)
+                steps.append(f"game {number}: player {forfeiter} forfeited: no points from this game on")
+        for p in winners:
+            game_wins[p] += 1
+            if p not in out:
+                points[p] += 1
+        reason = record.get("reason") or "?"
+        sides = [p for p in range(players) if _role(record, p) == "player"]
+        gms = [p for p in range(players) if _role(record, p) == "gm"]
+        names = _names(sides) if len(sides) > 1 else str(sides[0]) if sides else "none"
+        why = "every Character died" if reason == "players_lost" else "the night never ended (the turn limit)"
+        if reason == "players_won":
+            steps.append(f"game {number}: players {names} defeated the Adversary in {_turns(record)} turns")
+        elif gms:
+            steps.append(f"game {number}: the GM, player {gms[0]}, won: {why}")
+        elif forfeit is None:
+            steps.append(f"game {number}: players {names} lost to the built-in GM: {why}")
+    ranking = [sum(other > mine for other in points) for mine in points]
+    best = max(points)
+    leaders = [p for p, mine in enumerate(points) if mine == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    if winner is not None:
+        steps.append(f"player {winner} wins the series with {best} points")
+    else:
+        steps.append(f"players {_names(leaders)} share the top with {best} points: no series winner")
+    return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
