@@ -208,7 +208,8 @@ class Referee:
         info = self.game.info
         if not spec.bots or (len(spec.bots) == 1 and not declared.plays_solo(1)):
             raise ValueError(f"a series of {info.name} needs at least two bots")
-        if not info.min_players <= len(spec.bots) <= info.max_players:
+        # A team game's seat range depends on its config (a GM seat or the built-in GM): checked below.
+        if declared.teams is None and not info.min_players <= len(spec.bots) <= info.max_players:
             raise ValueError(f"{info.name} is for {info.min_players} to {info.max_players} players")
         # A team game's roles per seat (the GM last); None for other games. Only the player seats rotate.
         self.roles = declared.seat_roles(len(spec.bots), self.game.config)

@@ -16,7 +16,6 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-import engines
 from arena.bots.models import BotVersion
 from arena.ops.management.commands.demo import ladders
 from arena.seasons.models import Season
@@ -114,10 +113,7 @@ def test_a_second_run_goes_on_with_the_running_seasons_and_the_demo_bots(setting
     rated = [ladder for ladder in ladders() if ladder.demo.players > 1]
     solo = [ladder for ladder in ladders() if ladder.demo.players == 1]
     # Each game's reference bots, entered by as many demo users as each demo season asks: not again.
-    entered = [
-        len(ladder.demo.bots or engines.declaration(ladder.game).reference_bots) * ladder.demo.owners_per_bot
-        for ladder in ladders()
-    ]
+    entered = [len(ladder.packages) * ladder.demo.owners_per_bot for ladder in ladders()]
     assert BotVersion.objects.count() == sum(entered)
     assert sorted(Season.objects.values_list("game", "status")) == sorted(
         (ladder.game, "running") for ladder in ladders()
