@@ -10,6 +10,8 @@ and the demo.
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +267,19 @@ def test_the_demo_runs_a_team_season_with_player_and_gm_bots(team_game: Any, art
     assert lines[0] == "Player bots:"
     assert "GM bots:" in lines
     assert any(line.split()[:4] == ["1", "harsh", "v1", "demo-harsh"] for line in lines)
+
+
+def test_the_bot_page_names_the_role_of_each_rating_and_charts_each_apart(
+    team_season: dict[str, Any], client: Any
+) -> None:
+    both = next(
+        version
+        for version in team_season["versions"].values()
+        if set(Rating.objects.filter(version=version).values_list("role", flat=True)) == {"player", "gm"}
+    )
+    page = html.unescape(client.get(reverse("bot", args=[both.bot_id])).content.decode())
+    assert 'v1 <span class="role">as player</span>' in page
+    assert 'v1 <span class="role">as GM</span>' in page
+    season = team_season["season"].name
+    assert re.search(rf"<h3>Rating as player in <a [^>]*>{re.escape(season)}</a></h3>", page)
+    assert re.search(rf"<h3>Rating as GM in <a [^>]*>{re.escape(season)}</a></h3>", page)

@@ -29,16 +29,24 @@ OPPONENTS_SHOWN = 20
 
 
 def charts(bot: Bot) -> list[dict[str, object]]:
-    """Return one rating chart per season the bot's versions played, newest season first."""
-    history: dict[int, list[RatingPoint]] = defaultdict(list)
-    for season_id, recorded_at, mu, sigma, number, conservative in (
+    """Return one rating chart per season the bot's versions played, newest season first.
+
+    In a team game a version has a rating per role (player, GM): one chart per season and role,
+    so that the two ratings are never drawn as one line.
+    """
+    history: dict[tuple[int, str], list[RatingPoint]] = defaultdict(list)
+    for season_id, role, recorded_at, mu, sigma, number, conservative in (
         RatingHistory.objects.filter(version__bot=bot)
         .order_by("recorded_at", "id")
-        .values_list("season_id", "recorded_at", "mu", "sigma", "version__number", "conservative")
+        .values_list("season_id", "role", "recorded_at", "mu", "sigma", "version__number", "conservative")
     ):
-        history[season_id].append(RatingPoint(recorded_at, mu, sigma, number, conservative))
-    seasons = Season.objects.filter(pk__in=history).order_by("-created")
-    return [{"season": season, "chart": rating_chart(history[season.pk])} for season in seasons]
+        history[season_id, role].append(RatingPoint(recorded_at, mu, sigma, number, conservative))
+    seasons = Season.objects.filter(pk__in={season_id for season_id, _ in history}).order_by("-created")
+    return [
+        {"season": season, "role": role, "chart": rating_chart(history[season.pk, role])}
+        for season in seasons
+        for role in sorted(role for season_id, role in history if season_id == season.pk)
+    ]
 
 
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
@@ -52,7 +60,7 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     ratings = (
         Rating.objects.filter(version__bot=the_bot)
         .select_related("season", "version")
-        .order_by("-season__created", "-version__number")
+        .order_by("-season__created", "-version__number", "role")
     )
     # A page of the bot's seats, newest first: ids from the (version, series) index alone, then
     # only that page's rows with their series, seasons and players (not every series of the bot).
