@@ -219,9 +219,13 @@ def test_children_that_sigcont_one_another_make_no_progress_off_turn(arena) -> N
     series.assert_completed()
     off_rate, on_rate = off_and_on_turn_rates(series)
     assert on_rate > 1000, f"the ring did not run on turn: {on_rate:.0f} increments/s"
-    # Off turn only the moments between its answer and the freeze count: a few ms of 200.
+    # Off turn only the moments between its answer and the freeze count: a few ms of each 200 ms
+    # spell. Unfrozen, the ring would run off turn as fast as on turn (100 %). That window is the
+    # referee's and the kernel's scheduling, so it grows on a loaded machine: full suites measured
+    # 1.4-3.6 % alone and 5.4 %, 5.8 % and 9.8 % beside other work; 15 % (30 ms of 200) still fails
+    # any ring that escapes the freeze, without failing the suite on a busy host.
     print(f"sigcont ring: {off_rate:.0f} increments/s off turn, {on_rate:.0f}/s on turn")
-    assert off_rate < 0.05 * on_rate, f"off turn {off_rate:.0f}/s against {on_rate:.0f}/s on turn"
+    assert off_rate < 0.15 * on_rate, f"off turn {off_rate:.0f}/s against {on_rate:.0f}/s on turn"
 
 
 @pytest.mark.parametrize(
