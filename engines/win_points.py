@@ -32,7 +32,7 @@ def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """
     if not games:
         raise SeriesError("a series needs at least one game")
-    num_players = _num_players(games)
+    num_players = series_players(games)
     points = [0] * num_players
     game_wins = [0] * num_players
     forfeited_in: dict[int, int] = {}  # series player -> first game (1-based) they forfeited
@@ -42,10 +42,10 @@ def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         reason = record.get("reason") or "?"
         forfeit = record.get("forfeit")
         for player in winners:
-            _check_player(player, num_players, f"game {number}: winner")
+            check_player(player, num_players, f"game {number}: winner")
         if forfeit is not None:
             forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            forfeiter = _check_player(forfeiter, num_players, f"game {number}: forfeit player")
+            forfeiter = check_player(forfeiter, num_players, f"game {number}: forfeit player")
             if forfeiter not in forfeited_in:
                 forfeited_in[forfeiter] = number
                 steps.append(
@@ -58,7 +58,7 @@ def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         for player in scoring:
             points[player] += 1
         if len(scoring) > 1:
-            steps.append(f"game {number}: players {_names(scoring)} shared the win ({reason}): 1 point each")
+            steps.append(f"game {number}: players {joined_players(scoring)} shared the win ({reason}): 1 point each")
         elif scoring:
             steps.append(f"game {number}: player {scoring[0]} won ({reason}): 1 point")
         elif winners:
@@ -74,15 +74,17 @@ def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     if winner is not None:
         steps.append(f"player {winner} wins the series with {best} {unit}")
     else:
-        steps.append(f"players {_names(leaders)} share the top with {best} {unit}: no series winner")
+        steps.append(f"players {joined_players(leaders)} share the top with {best} {unit}: no series winner")
     return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
 
 
-def _names(players: Sequence[int]) -> str:
+def joined_players(players: Sequence[int]) -> str:
+    """Return series players as a score step names several: "0, 1 and 3" (name_step reads it)."""
     return ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
 
 
-def _num_players(games: Sequence[Mapping[str, Any]]) -> int:
+def series_players(games: Sequence[Mapping[str, Any]]) -> int:
+    """Return how many series players the game records seat, or raise :class:`SeriesError`."""
     counts = set()
     for number, record in enumerate(games, start=1):
         seats = record.get("seats")
@@ -94,7 +96,7 @@ def _num_players(games: Sequence[Mapping[str, Any]]) -> int:
     return counts.pop()
 
 
-def _check_player(player: object, num_players: int, what: str) -> int:
+def check_player(player: object, num_players: int, what: str) -> int:
     """Return ``player`` if it is a series player, else raise :class:`SeriesError`."""
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < num_players:
         raise SeriesError(f"{what} must be a series player 0 to {num_players - 1}, not {player!r}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.win_points import SeriesError, _check_player, _names, _num_players
+from engines.win_points import SeriesError, check_player, joined_players, series_players
 
 __all__ = ["SeriesError", "score_series"]
 
@@ -40,7 +40,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
     """
     if not games:
         raise SeriesError("a series needs at least one game")
-    players = _num_players(games)
+    players = series_players(games)
     points = [0.0] * players
     game_wins = [0] * players
     steps: list[str] = []
@@ -49,7 +49,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
         stats = record.get("stats") or {}
         if forfeit is not None:
             forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            forfeiter = _check_player(forfeiter, players, f"game {number}: forfeit player")
+            forfeiter = check_player(forfeiter, players, f"game {number}: forfeit player")
             others = [p for p in range(players) if p != forfeiter]
             for p in others:
                 points[p] += 1 + 0.5 * (len(others) - 1)
@@ -73,7 +73,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
         for p in range(players):
             points[p] += gained[p]
         for p in record.get("winners") or []:
-            game_wins[_check_player(p, players, f"game {number}: winner")] += 1
+            game_wins[check_player(p, players, f"game {number}: winner")] += 1
         order = sorted(range(players), key=lambda p: -scores[p])
         steps.append(
             f"game {number}: "
@@ -88,7 +88,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
     if winner is not None:
         steps.append(f"player {winner} wins the series with {_fmt(best)} rank points")
     elif players > 1:
-        steps.append(f"players {_names(leaders)} share the top with {_fmt(best)} rank points: no series winner")
+        steps.append(f"players {joined_players(leaders)} share the top with {_fmt(best)} rank points: no series winner")
     return {
         "points": [_num(p) for p in points],
         "game_wins": game_wins,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.win_points import SeriesError, _check_player, _names, _num_players
+from engines.win_points import SeriesError, check_player, joined_players, series_players
 
 __all__ = ["SeriesError", "score_series"]
 
@@ -39,17 +39,17 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
     """Return the points, game wins, ranking, winner and steps of a series of Watching Us games."""
     if not games:
         raise SeriesError("a series needs at least one game")
-    players = _num_players(games)
+    players = series_players(games)
     points = [0] * players
     game_wins = [0] * players
     out: set[int] = set()
     steps: list[str] = []
     for number, record in enumerate(games, start=1):
-        winners = [_check_player(p, players, f"game {number}: winner") for p in record.get("winners") or []]
+        winners = [check_player(p, players, f"game {number}: winner") for p in record.get("winners") or []]
         forfeit = record.get("forfeit")
         if forfeit is not None:
             forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            forfeiter = _check_player(forfeiter, players, f"game {number}: forfeit player")
+            forfeiter = check_player(forfeiter, players, f"game {number}: forfeit player")
             if forfeiter not in out:
                 out.add(forfeiter)
                 steps.append(f"game {number}: player {forfeiter} forfeited: no points from this game on")
@@ -60,7 +60,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
         reason = record.get("reason") or "?"
         sides = [p for p in range(players) if _role(record, p) == "player"]
         gms = [p for p in range(players) if _role(record, p) == "gm"]
-        names = _names(sides) if len(sides) > 1 else str(sides[0]) if sides else "none"
+        names = joined_players(sides) if len(sides) > 1 else str(sides[0]) if sides else "none"
         why = "every Character died" if reason == "players_lost" else "the night never ended (the turn limit)"
         if reason == "players_won":
             steps.append(f"game {number}: players {names} defeated the Adversary in {_turns(record)} turns")
@@ -75,5 +75,5 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
     if winner is not None:
         steps.append(f"player {winner} wins the series with {best} points")
     else:
-        steps.append(f"players {_names(leaders)} share the top with {best} points: no series winner")
+        steps.append(f"players {joined_players(leaders)} share the top with {best} points: no series winner")
     return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
