@@ -583,17 +583,19 @@ class BotProcess:
     def pid(self) -> int:
         return self.popen.pid
 
-    def freeze(self) -> None:
+    def freeze(self, force: bool = False) -> None:
         """Stop the bot and everything it started (cgroup freezer, else SIGSTOP).
 
         A bot that cannot run before its next request (:meth:`waiting_for_referee`)
         is left as it is: stopping and resuming it would cost four context
-        switches and a dozen system calls for nothing.
+        switches and a dozen system calls for nothing. ``force`` stops it
+        anyway: the referee is about to write to it off its turn (``game_over``,
+        ``game_start``), which would wake it.
         """
         if self.frozen:
             return
         if self.cgroup is not None:
-            if self.waiting_for_referee():
+            if not force and self.waiting_for_referee():
                 return
             self.cgroup.freeze(self._supervisors())
         else:
