@@ -206,9 +206,13 @@ class DecisionClock:
             took = timeout_s
         self.waited_s += took
 
-    def charged_s(self) -> float:
-        """Seconds charged so far: the waits, and the referee's own processor time besides."""
-        return self.waited_s + max(0.0, time.thread_time() - self._cpu - self._cpu_waiting)
+    def working_s(self) -> float:
+        """The referee's own processor time on the decision so far, outside its waits."""
+        return max(0.0, time.thread_time() - self._cpu - self._cpu_waiting)
+
+    def charged_s(self, allowance_s: float = 0.0) -> float:
+        """Seconds charged so far: the waits beyond ``allowance_s`` (start-up), and the referee's own work."""
+        return max(0.0, self.waited_s - allowance_s) + self.working_s()
 
 
 SLOTS = 8192  # bot uids run from uid_base to uid_base + SLOTS * 8 - 1
@@ -454,7 +458,7 @@ class Referee:
                 raise Forfeit(LINE_TOO_LONG, f"more than {limit} bytes without a newline")
             if seat.exited or seat.process.popen.poll() is not None:
                 raise self._exit_forfeit(seat, during_decision=True)
-            remaining = budget_s - clock.charged_s()
+            remaining = budget_s - clock.charged_s()  # the start-up allowance is part of budget_s
             if remaining <= 0:
                 raise Forfeit(DECISION_TIMEOUT, f"no answer within {timeout_ms:.0f} ms")
             clock.wait(lambda timeout: self._pump(seat, timeout), min(remaining, WAIT_SLICE_S))
@@ -629,9 +633,8 @@ class Referee:
                 line = self._read_reply(seat, budget, clock)
                 seat.process.freeze()
                 seat.answered = True
-                charged_ms = clock.charged_s() * 1000
-                if starting:
-                    charged_ms = max(0.0, charged_ms - spec.start_timeout_ms)
+                # Start-up is waited for, up to the allowance, free; stopping the bot never is.
+                charged_ms = clock.charged_s(spec.start_timeout_ms / 1000 if starting else 0.0) * 1000
                 if charged_ms > spec.time_control.decision_ms:
                     raise Forfeit(DECISION_TIMEOUT, f"no answer within {spec.time_control.decision_ms} ms")
                 bank[current] -= charged_ms

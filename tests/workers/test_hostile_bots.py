@@ -300,6 +300,19 @@ def test_a_bot_woken_by_game_start_or_game_over_thinks_on_its_own_clock(arena) -
     assert all(seconds < 0.5 for _, seconds in notices), notices
 
 
+def test_a_bot_does_its_start_up_work_on_its_own_clock(arena) -> None:
+    # It works for a second before reading anything, as player 1: seat 1 in game 1, so the opponent's
+    # first move (1 s) comes before its first request. It is held, whole, from its start.
+    opponent = arena.package("polite_slow", files={"main.py": SLOW_FIRST_MOVE})
+    series = arena.play("startup_ponder", opponent, hostile_player=1)
+    series.assert_completed()
+    share = off_turn_cpu_share(series, player=1)
+    print(f"startup_ponder: {share:.1%} of a core off turn")
+    assert share < 0.05, series.frozen
+    first = next(a for a in series.document["games"][0]["actions"] if a["seat"] == 1)
+    assert first["ms"] >= 400, first  # its second of work, past the start-up allowance, on its own bank
+
+
 def test_timers_that_would_wake_a_waiting_bot_off_turn_are_refused(arena) -> None:
     opponent = arena.package("polite_slow", files={"main.py": SLOWER})
     series = arena.play("timer_ponder", opponent)
