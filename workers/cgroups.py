@@ -200,9 +200,14 @@ class BotCgroup:
     # again once all were signalled (they SIGCONT one another), the kernel
     # freezer, which also catches tasks forked while it freezes and ignores
     # SIGCONT, takes over for that turn.
-    def freeze(self, exclude: frozenset[int] = frozenset()) -> None:
-        """Stop every process in the cgroup but ``exclude`` (it cannot think on someone else's time)."""
-        if self._resists and self._kernel_freeze(True):
+    def freeze(self, exclude: frozenset[int] = frozenset(), whole: bool = False) -> None:
+        """Stop every process in the cgroup but ``exclude`` (it cannot think on someone else's time).
+
+        ``whole``: with the kernel freezer, where there is one, the whole cgroup, ``exclude``
+        too, and every process that joins it before the thaw: for a bot still starting, whose
+        sandbox has not yet forked the processes signals could reach.
+        """
+        if (whole or self._resists) and self._kernel_freeze(True):
             # This bot's processes undid SIGSTOPs before: the kernel freezer from the start, every turn.
             self._kernel_frozen = True
             return

@@ -295,12 +295,16 @@ def _bots_loaded(args: argparse.Namespace) -> Iterator[list[LoadedBot]]:
 # -- formatting -------------------------------------------------------------------------
 
 
-def render_series(document: dict[str, Any], bots: Sequence[LoadedBot]) -> str:
-    """Return the series as its game writes it (per-game table, score), under a header naming the bots."""
+def render_series(document: dict[str, Any], bots: Sequence[LoadedBot], seed: int) -> str:
+    """Return the series as its game writes it (per-game table, score), under a header naming the bots.
+
+    ``seed`` is the local series' ``--seed`` (the result document carries none: on the platform the
+    series' chance comes from a secret).
+    """
     labels = [bot.label for bot in bots]
     lines = [
         f"{document['game']} (rules {document['rules_version']}): {' vs '.join(labels)}, "
-        f"{document['games_planned']} games, seed {document['seed']}, sandbox {document['sandbox']}",
+        f"{document['games_planned']} games, seed {seed}, sandbox {document['sandbox']}",
     ]
     lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
     lines.append("")
@@ -369,14 +373,15 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
     with _bots_loaded(args) as bots:
         if roles is not None:
             check_roles(bots, roles)
-        document = run_series(_series_spec(args, [bot.package for bot in bots], seed))
+        # A local series: its seed is the author's own, kept in what this command writes.
+        document = {**run_series(_series_spec(args, [bot.package for bot in bots], seed)), "seed": seed}
     if args.replay is not None:
         write_replay(document, args.replay)
     if args.json:
         json.dump(document, out, indent=2)
         out.write("\n")
         return EXIT_OK
-    print(render_series(document, bots), file=out)
+    print(render_series(document, bots, seed), file=out)
     if roles is not None:
         print(team_result(document, bots, roles, engines.declaration(args.game).teams), file=out)
     print(save_logs(document, bots, args.replay, args.show_logs), file=out)
@@ -576,7 +581,7 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
                     {
                         "series": number + 1,
                         "bots": labels,
-                        "seed": document["seed"],
+                        "seed": seed + number,
                         "points": points,
                         "game_wins": document["score"]["game_wins"],
                         "winner": document["score"]["winner"],

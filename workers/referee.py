@@ -9,7 +9,15 @@ recorded reason, never an exception: a bot's failure is a result.
 Clocks, per game and per seat, like a chess clock: each decision may take at
 most ``decision_ms`` (wall time, from sending the request to reading the
 answer's newline), and its time comes out of a bank of ``bank_ms`` that gains
-``increment_ms`` after each decision.
+``increment_ms`` after each decision. A decision is charged the time the
+referee waited for the bot and the time it spent resuming and stopping it,
+never a stall of the referee itself (:class:`DecisionClock`).
+
+Fair play (docs/protocol.md, "What a bot can know"): chance is drawn from the
+series' secret (workers/chance.py), which no message carries; a request holds
+the seat's observation, its legal actions and its own clock, nothing counted
+over other seats' actions; every message written to a bot off its turn is
+written while it is stopped.
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ import contextlib
 import gzip
 import json
 import os
-import random
 import selectors
 import threading
 import time
@@ -29,11 +36,11 @@ from typing import Any
 
 import engines
 from engines import score_ladder, teams
-from workers import bot_text
+from workers import bot_text, chance
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 # Forfeit reasons, as recorded in result documents and shown to bot owners.
 ILLEGAL_ACTION = "illegal_action"
@@ -102,6 +109,10 @@ class SeriesSpec:
     game: str = ""  # an engine name; empty: the flagship (engines.flagship())
     config: dict[str, Any] = field(default_factory=dict)
     games: int = 2
+    # The series' chance secret (workers/chance.py): 32 bytes from the platform, which no bot
+    # and no document ever sees. None: a local series, whose secret is a hash of ``seed``, so
+    # ``arena play --seed N`` replays exactly.
+    secret: bytes | None = None
     seed: int = 0
     time_control: TimeControl = field(default_factory=TimeControl)
     limits: Limits = field(default_factory=Limits)
@@ -156,6 +167,54 @@ def _dumps(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
+#: The referee waits for an answer in slices of this many seconds, so that a stall of its own is
+#: seen as one long gap rather than hidden inside a long wait.
+WAIT_SLICE_S = 0.02
+#: How much longer than it asked a wait may last before the excess counts as the referee's own stall.
+STALL_TOLERANCE_S = 0.05
+
+
+class DecisionClock:
+    """The time one decision is charged: what the bot could use, never a stall of the referee.
+
+    A decision runs from resuming the bot to stopping it again. It is charged
+    the wall time the referee waited for the bot's answer, each wait capped at
+    what it asked for (:data:`WAIT_SLICE_S` at most) plus
+    :data:`STALL_TOLERANCE_S`, and the processor time the referee's own thread
+    spent on the decision besides (resuming the bot, writing the request,
+    reading, stopping it: a process tree built to make stopping it slow costs
+    that bot). A referee that is not running (its worker stopped by SIGSTOP, a
+    frozen container, a suspended host, a starved process) is neither waiting
+    within its bound nor using the processor, so that time is charged to no
+    one: it is counted in :attr:`stalled_s`, and a host stall never forfeits a bot.
+    """
+
+    def __init__(self) -> None:
+        self._cpu = time.thread_time()
+        self._cpu_waiting = 0.0  # the referee's processor time inside the waits, charged as wall time there
+        self.waited_s = 0.0
+        self.stalled_s = 0.0
+
+    def wait(self, pump: Callable[[float], None], timeout_s: float) -> None:
+        """Run ``pump(timeout_s)`` (a wait for the bot) and account for it."""
+        cpu, before = time.thread_time(), time.perf_counter()
+        pump(timeout_s)
+        took = time.perf_counter() - before
+        self._cpu_waiting += time.thread_time() - cpu
+        if took > timeout_s + STALL_TOLERANCE_S:
+            self.stalled_s += took - timeout_s
+            took = timeout_s
+        self.waited_s += took
+
+    def working_s(self) -> float:
+        """The referee's own processor time on the decision so far, outside its waits."""
+        return max(0.0, time.thread_time() - self._cpu - self._cpu_waiting)
+
+    def charged_s(self, allowance_s: float = 0.0) -> float:
+        """Seconds charged so far: the waits beyond ``allowance_s`` (start-up), and the referee's own work."""
+        return max(0.0, self.waited_s - allowance_s) + self.working_s()
+
+
 SLOTS = 8192  # bot uids run from uid_base to uid_base + SLOTS * 8 - 1
 
 
@@ -197,6 +256,42 @@ def process_slot(pid: int, lease: int = 0) -> int:
 SLOT_LEASES = SlotLeases()
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        repeated = next(key for key in keys if keys.count(key) > 1)
+        raise ValueError(f"the key {repeated[:40]!r} appears twice")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_answer_line(line: bytes) -> dict[str, Any]:
+    """Return a bot's answer line as a JSON object with ``action``; raise Forfeit(malformed_output) otherwise.
+
+    Strict, so that an answer means one thing to every reader (docs/protocol.md, "The answer"):
+    UTF-8 without a byte-order mark, no carriage return (the line ends with a bare LF), no key
+    twice in any object (``{"action": 999999, "action": 3}`` is refused, not read as 3), no
+    ``NaN`` or ``Infinity``.
+    """
+    shown = line[:80]
+    if line.startswith(b"\xef\xbb\xbf"):
+        raise Forfeit(MALFORMED_OUTPUT, f"the answer starts with a UTF-8 byte-order mark: {shown!r}")
+    if b"\r" in line:
+        raise Forfeit(MALFORMED_OUTPUT, f"a carriage return in the answer (end lines with LF alone): {shown!r}")
+    try:
+        answer = json.loads(line.decode("utf-8"), object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except RecursionError:
+        raise Forfeit(MALFORMED_OUTPUT, f"JSON nested too deep to be an answer: {shown!r}") from None
+    except (UnicodeDecodeError, ValueError) as exc:  # ValueError: not JSON, a key twice, an integer of >4300 digits
+        raise Forfeit(MALFORMED_OUTPUT, f"not JSON ({str(exc)[:200]}): {shown!r}") from None
+    if not isinstance(answer, dict) or "action" not in answer:
+        raise Forfeit(MALFORMED_OUTPUT, f'expected {{"action": ...}}, got {shown!r}')
+    return answer
+
+
 class Referee:
     """Runs one series; use :func:`run_series`."""
 
@@ -221,6 +316,10 @@ class Referee:
         problem = declared.series.check_games(declared.rotating_seats(len(spec.bots), self.game.config), spec.games)
         if problem:
             raise ValueError(problem)
+        self.secret = chance.local_secret(spec.seed) if spec.secret is None else bytes(spec.secret)
+        if len(self.secret) != chance.SECRET_BYTES:
+            raise ValueError(f"a series' chance secret is {chance.SECRET_BYTES} bytes, not {len(self.secret)}")
+        self.stalled_s = 0.0  # the referee's own stalls during decisions, charged to no bot
         self.mode = resolve_mode(spec.sandbox)
         self.slot = spec.slot  # leased by start_bots when not given
         self._lease: int | None = None
@@ -337,31 +436,32 @@ class Referee:
                 if len(owner.out) <= self.spec.max_line_bytes:
                     owner.out += chunk
 
-    def _read_reply(self, seat: Seat, timeout_ms: float) -> tuple[bytes, float]:
-        """Return the bot's answer line and the milliseconds it took, or raise Forfeit."""
-        started = time.perf_counter()
-        deadline = started + timeout_ms / 1000
+    def _read_reply(self, seat: Seat, timeout_ms: float, clock: DecisionClock) -> bytes:
+        """Return the bot's answer line, or raise Forfeit; the waits are charged to ``clock``.
+
+        No answer once ``clock`` has charged ``timeout_ms`` is a ``decision_timeout``.
+        """
         limit = self.spec.max_line_bytes
+        budget_s = timeout_ms / 1000
         while True:
             newline = seat.out.find(b"\n")
             if newline >= 0:
-                elapsed_ms = (time.perf_counter() - started) * 1000
                 line = bytes(seat.out[:newline])
                 rest = seat.out[newline + 1 :]
                 seat.out.clear()
                 if len(line) > limit:
                     raise Forfeit(LINE_TOO_LONG, f"an answer of {len(line)} bytes; the limit is {limit}")
-                if rest.strip():
+                if rest:  # a blank line too: one request, one line
                     raise Forfeit(MALFORMED_OUTPUT, "more than one line written for one request (log to stderr)")
-                return line, elapsed_ms
+                return line
             if len(seat.out) > limit:
                 raise Forfeit(LINE_TOO_LONG, f"more than {limit} bytes without a newline")
             if seat.exited or seat.process.popen.poll() is not None:
                 raise self._exit_forfeit(seat, during_decision=True)
-            remaining = deadline - time.perf_counter()
+            remaining = budget_s - clock.charged_s()  # the start-up allowance is part of budget_s
             if remaining <= 0:
                 raise Forfeit(DECISION_TIMEOUT, f"no answer within {timeout_ms:.0f} ms")
-            self._pump(seat, remaining)
+            clock.wait(lambda timeout: self._pump(seat, timeout), min(remaining, WAIT_SLICE_S))
 
     def _exit_forfeit(self, seat: Seat, during_decision: bool) -> Forfeit:
         with contextlib.suppress(Exception):
@@ -394,7 +494,6 @@ class Referee:
             "game": info.name,
             "rules_version": info.rules_version,
             "config": self.game.config,
-            "seed": spec.seed,
             "games_planned": spec.games,
             "time_control": asdict(spec.time_control),
             "limits": asdict(spec.limits),
@@ -428,10 +527,12 @@ class Referee:
             for seat in self.seats
         ]
         document["wall_seconds"] = round(time.perf_counter() - started, 3)
+        # The referee's own stalls (its worker stopped or starved) during decisions: charged to no bot.
+        document["referee_stall_ms"] = round(self.stalled_s * 1000, 1)
         return document
 
     def _start_series(self, players: int) -> None:
-        """Send every bot its start message, then freeze it until its first turn.
+        """Send every bot its start message, stopped: it reads it at its first request.
 
         A bot that cannot take the message shows it at its first request.
         """
@@ -445,12 +546,25 @@ class Referee:
                 "player": seat.player,
                 "num_players": players,
                 "games": spec.games,
-                "seed": spec.seed * 1000 + seat.player,
+                "seed": chance.bot_seed(self.secret, seat.player),  # its own randomness: nothing of the chance
                 "config": self.game.config,
                 "time_control": asdict(spec.time_control),
             }
-            self._send_quietly(seat, message)
-            seat.process.freeze()
+            self._send_off_turn(seat, message)
+
+    def _send_off_turn(self, seat: Seat, message: dict[str, Any]) -> None:
+        """Write ``message`` to a bot that is not on turn, stopping it first.
+
+        A message wakes a bot blocked reading its stdin; written to a stopped
+        bot, it is read once the bot is resumed for its next request, on its
+        own clock. (A bot left running because it was only waiting for the
+        referee, :meth:`~workers.sandbox.BotProcess.waiting_for_referee`, is
+        stopped now.) Notices to a bot that stopped reading are not its turn's
+        business; if it never reads, its next request times out.
+        """
+        with contextlib.suppress(OSError):
+            seat.process.freeze(force=True)
+        self._send_quietly(seat, message)
 
     def _play_game(self, index: int) -> dict[str, Any]:
         spec = self.spec
@@ -459,12 +573,13 @@ class Referee:
             seats = [(s + index) % players for s in range(players)]  # seat -> series player; rotates each game
         else:
             seats = teams.seat_order(self.roles, index)  # the player seats rotate, the GM keeps its seat
-        state = self.game.new_initial_state(seed=spec.seed * 1000 + index, num_players=players)
-        chance = random.Random(spec.seed * 1000 + index)
+        # Engines take no randomness from the seed (chance is explicit): none is given, so none is kept.
+        state = self.game.new_initial_state(seed=None, num_players=players)
+        rng = chance.game_rng(self.secret, index)
         bank = [float(spec.time_control.bank_ms)] * players
         record: dict[str, Any] = {"index": index, "seats": seats, "actions": [], "forfeit": None}
         for seat_index, player in enumerate(seats):
-            self._send_quietly(
+            self._send_off_turn(
                 self.seats[player],
                 {
                     "type": "game_start",
@@ -476,48 +591,50 @@ class Referee:
         while not state.is_terminal():
             current = state.current_player()
             if current == engines.CHANCE:
-                # Drawn by the referee from the game's own seeded generator: the deal, the
-                # hidden timer. Recorded with the moves, so a replay is exact; no bot sees it.
+                # Drawn by the referee from the series' secret: the deal, the hidden timer.
+                # Recorded with the moves, so a replay is exact; no bot sees it.
                 outcomes = state.chance_outcomes()
-                action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
                 record["actions"].append({"seat": None, "action": action, "notation": state.action_to_string(action)})
                 state.apply_action(action)
                 continue
             player = seats[current]
             seat = self.seats[player]
             legal = state.legal_actions()
-            request = {
-                "type": "request",
-                "game_index": index,
-                "ply": len(record["actions"]),
-                "observation": state.observation(current),
-                "legal_actions": legal,
-                "clock": {"decision_ms": spec.time_control.decision_ms, "bank_ms": [round(b, 1) for b in bank]},
-            }
+            # What the seat may know and nothing more: its observation, its legal actions and its
+            # own clock. No count of the game's actions (it would count other seats' secret moves)
+            # and no other seat's bank (it would show how often and how long they thought).
+            request = _dumps(
+                {
+                    "type": "request",
+                    "game_index": index,
+                    "observation": state.observation(current),
+                    "legal_actions": legal,
+                    "clock": {"decision_ms": spec.time_control.decision_ms, "bank_ms": round(bank[current], 1)},
+                }
+            )
+            budget = min(spec.time_control.decision_ms, bank[current])
+            starting = not seat.answered
+            if starting:
+                # The first answer of the series also covers starting the process and its
+                # imports: allowed start_timeout_ms on top, and that start-up is not charged
+                # to the bank.
+                budget += spec.start_timeout_ms
+            clock = DecisionClock()
             try:
                 self._pump(seat, 0)
                 if seat.out:
                     raise Forfeit(MALFORMED_OUTPUT, "wrote to stdout without a request (log to stderr)")
-                # Stopping and resuming a bot's processes is charged to that bot: a process tree
+                # Resuming and stopping a bot's processes is part of its decision: a process tree
                 # built to make them slow (forty children resuming one another) stalls nobody else.
-                switched = time.perf_counter()
                 seat.process.thaw()
-                thaw_ms = (time.perf_counter() - switched) * 1000
-                self._send(seat, request)
-                budget = min(spec.time_control.decision_ms, bank[current])
-                starting = not seat.answered
-                if starting:
-                    # The first answer of the series also covers starting the
-                    # process and its imports: allowed start_timeout_ms on top,
-                    # and that start-up is not charged to the bank.
-                    budget += spec.start_timeout_ms
-                line, elapsed_ms = self._read_reply(seat, budget)
-                switched = time.perf_counter()
+                seat.pending += request
+                self._flush(seat)
+                line = self._read_reply(seat, budget, clock)
                 seat.process.freeze()
-                freeze_ms = (time.perf_counter() - switched) * 1000
                 seat.answered = True
-                charged_ms = max(0.0, elapsed_ms - spec.start_timeout_ms) if starting else elapsed_ms
-                charged_ms += thaw_ms + freeze_ms
+                # Start-up is waited for, up to the allowance, free; stopping the bot never is.
+                charged_ms = clock.charged_s(spec.start_timeout_ms / 1000 if starting else 0.0) * 1000
                 if charged_ms > spec.time_control.decision_ms:
                     raise Forfeit(DECISION_TIMEOUT, f"no answer within {spec.time_control.decision_ms} ms")
                 bank[current] -= charged_ms
@@ -532,13 +649,15 @@ class Referee:
                     exc = Forfeit(TIME_BANK, f"the time bank ran out ({bank[current]:.0f} ms were left)")
                 record["forfeit"] = {"player": player, "seat": current, "reason": exc.reason, "detail": exc.detail}
                 break
+            finally:
+                self.stalled_s += clock.stalled_s
             state.apply_action(action)
             record["actions"].append(
                 {
                     "seat": current,
                     "action": action,
                     "notation": notation,
-                    "ms": round(elapsed_ms, 3),
+                    "ms": round(charged_ms, 3),  # what came off its bank (start-up aside)
                     "bank_ms": round(bank[current], 1),  # left after this move (and its increment)
                 }
             )
@@ -560,20 +679,22 @@ class Referee:
         record["returns"] = None if outcome is None else [outcome.returns[seats.index(p)] for p in range(players)]
         record["bank_ms_left"] = [round(b, 1) for b in bank]
         for player in seats:
-            self._send_quietly(
+            # A forfeit's detail can name the forfeiter's hidden cards (its legal moves): only it is told.
+            told = forfeit
+            if forfeit is not None and forfeit["player"] != player:
+                told = {key: value for key, value in forfeit.items() if key != "detail"}
+            self._send_off_turn(
                 self.seats[player],
                 {
                     "type": "game_over",
                     "game_index": index,
                     "outcome": None if outcome is None else outcome.to_json(),
-                    "forfeit": forfeit,
+                    "forfeit": told,
                 },
             )
         return record
 
     def _send_quietly(self, seat: Seat, message: dict[str, Any]) -> None:
-        # Notices to a bot that stopped reading are not its turn's business;
-        # if it never reads, its next request times out.
         with contextlib.suppress(Forfeit):
             self._send(seat, message)
 
@@ -585,14 +706,7 @@ class Referee:
         return [{"moves": moves[s]} for s in range(len(self.seats))]
 
     def _parse_answer(self, state: engines.State, line: bytes, legal: list[int]) -> tuple[int, str]:
-        try:
-            answer = json.loads(line)
-        except RecursionError:
-            raise Forfeit(MALFORMED_OUTPUT, f"JSON nested too deep to be an answer: {line[:80]!r}") from None
-        except (UnicodeDecodeError, ValueError) as exc:  # ValueError: not JSON, or an integer of >4300 digits
-            raise Forfeit(MALFORMED_OUTPUT, f"not JSON ({str(exc)[:200]}): {line[:80]!r}") from None
-        if not isinstance(answer, dict) or "action" not in answer:
-            raise Forfeit(MALFORMED_OUTPUT, f'expected {{"action": ...}}, got {line[:80]!r}')
+        answer = parse_answer_line(line)
         value = answer["action"]
         try:
             if isinstance(value, str):

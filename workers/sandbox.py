@@ -578,24 +578,31 @@ class BotProcess:
     _supervisor_pids: frozenset[int] | None = None
     _watch: _TaskWatch | None = None  # the bot's only task, while it has one: see waiting_for_referee
     netns: int | None = None  # its network namespace from NETNS_POOL, given back by kill()
+    _froze_once: bool = False
 
     @property
     def pid(self) -> int:
         return self.popen.pid
 
-    def freeze(self) -> None:
+    def freeze(self, force: bool = False) -> None:
         """Stop the bot and everything it started (cgroup freezer, else SIGSTOP).
 
         A bot that cannot run before its next request (:meth:`waiting_for_referee`)
         is left as it is: stopping and resuming it would cost four context
-        switches and a dozen system calls for nothing.
+        switches and a dozen system calls for nothing. ``force`` stops it
+        anyway: the referee is about to write to it off its turn (``game_over``,
+        ``game_start``), which would wake it.
         """
         if self.frozen:
             return
         if self.cgroup is not None:
-            if self.waiting_for_referee():
+            if not force and self.waiting_for_referee():
                 return
-            self.cgroup.freeze(self._supervisors())
+            # The first freeze finds the bot still starting: bubblewrap has yet to fork the bot's
+            # processes, which signals sent now would miss. The kernel freezer holds the whole
+            # cgroup, and what forks into it, until the bot's first request.
+            self.cgroup.freeze(self._supervisors(), whole=not self._froze_once)
+            self._froze_once = True
         else:
             self._signal_unsandboxed(signal.SIGSTOP)
         self.frozen = True

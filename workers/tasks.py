@@ -1,7 +1,9 @@
 """The match worker's task: run one series from a self-contained spec, return its result document.
 
 The spec is plain JSON (docs/architecture.md has an example): ids, the game
-and its rules version, config, seed, games, time control, limits, and per seat
+and its rules version, config, the series' chance secret (``chance``, 64 hex
+digits: workers/chance.py; it never reaches a bot or the result), games, time
+control, limits, and per seat
 the bot version's archive sha256 and where to fetch it (a signed URL of the
 platform's artifact store, workers/artifacts.py). The worker verifies each
 archive's sha256, caches it by that sha256, unpacks it once per worker process, runs the series in
@@ -24,7 +26,7 @@ from typing import Any
 from celery import shared_task
 
 import engines
-from workers import delivery
+from workers import chance, delivery
 from workers.artifacts import ArtifactError, LocationError, fetch_archive
 from workers.botpkg import BotPackage, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series
@@ -71,13 +73,17 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
     seats = spec.get("seats")
     if not isinstance(seats, list) or not seats or (len(seats) == 1 and not engines.declaration(game).plays_solo(1)):
         raise SpecError(f"a series spec of {game} needs a list of at least two seats")
+    try:
+        secret = chance.from_hex(spec.get("chance"))
+    except chance.SecretError as exc:
+        raise SpecError(f"the series spec's chance: {exc}") from None
     bots = [fetch_package(seat["archive"], seat["sha256"]) for seat in seats]
     return SeriesSpec(
         bots=bots,
         game=game,
         config=dict(spec.get("config") or {}),
         games=int(spec["games"]),
-        seed=int(spec["seed"]),
+        secret=secret,
         time_control=TimeControl(**spec.get("time_control", {})),
         limits=Limits(**spec.get("limits", {})),
         sandbox=spec.get("sandbox", "bwrap"),

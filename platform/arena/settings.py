@@ -7,7 +7,10 @@ in-process (arena/embedded.py). Production points
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -95,12 +98,6 @@ def parse_database_url(url: str, name: str = "ARENA_DATABASE_URL") -> dict[str, 
 
 
 DEBUG = envbool("ARENA_DEBUG", "False")
-SECRET_KEY = os.getenv("ARENA_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG and os.getenv("ARENA_REQUIRE_SECRET_KEY") == "True":
-        raise ValueError("ARENA_SECRET_KEY must be set in production")
-    # The embedded demo has no secret to protect; production sets the variable.
-    SECRET_KEY = "insecure-embedded-default-key-set-ARENA_SECRET_KEY-in-production"
 ALLOWED_HOSTS = [h for h in os.getenv("ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 
 INSTALLED_APPS = [
@@ -150,6 +147,40 @@ TEMPLATES = [
 ]
 
 VAR_DIR = Path(os.getenv("ARENA_VAR_DIR", str(BASE_DIR / "var")))
+
+
+def local_secret(path: Path) -> str:
+    """Return the secret kept in ``path``, made (random, readable by its owner only) on first use.
+
+    For a platform without ARENA_SECRET_KEY (the embedded default): its sessions and the chance of
+    its series must not rest on a key that is public in this repository.
+    """
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(48)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it meanwhile
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(value + "\n")
+    return value
+
+
+SECRET_KEY = os.getenv("ARENA_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG and os.getenv("ARENA_REQUIRE_SECRET_KEY") == "True":
+        raise ValueError("ARENA_SECRET_KEY must be set in production")
+    SECRET_KEY = local_secret(VAR_DIR / "secret-key")
+#: The server key from which each series' chance secret is derived (workers/chance.py): never sent to a
+#: bot, a page, the API or a download. By default derived from SECRET_KEY; set ARENA_CHANCE_KEY (any
+#: string) to keep the deals of series not yet played unchanged when SECRET_KEY is rotated.
+ARENA_CHANCE_KEY = hmac.new(
+    (os.getenv("ARENA_CHANCE_KEY") or SECRET_KEY).encode(), b"watch-arena chance key", hashlib.sha256
+).digest()
 if os.getenv("ARENA_DATABASE_URL"):
     DATABASES = {"default": parse_database_url(os.environ["ARENA_DATABASE_URL"])}
 else:

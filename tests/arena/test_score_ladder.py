@@ -48,7 +48,9 @@ def interval(values: list[float]) -> tuple[float, float, float]:
 @pytest.mark.django_db
 def test_it_plays_every_version_on_the_same_deals(solo_ladder: dict[str, Any]) -> None:
     careful, careless = solo_ladder["series"]["careful"], solo_ladder["series"]["careless"]
-    assert careful.seed == careless.seed == solo_ladder["season"].deal_seed
+    # Two series, one chance: the season's stored deal secret, never a seed anybody is shown.
+    assert careful.chance_secret() == careless.chance_secret() == solo_ladder["season"].deal_secret
+    assert "seed" not in careful.result
     assert len(deals(careful)) == 20
     assert deals(careful) == deals(careless)
     assert len({tuple(cards) for cards in deals(careful)}) > 10  # the deals differ from one game to the next
@@ -93,7 +95,7 @@ def test_a_version_with_a_finished_series_gets_no_more(
 @pytest.mark.django_db
 def test_a_failed_series_is_played_again(solo_ladder: dict[str, Any], django_capture_on_commit_callbacks: Any) -> None:
     season = solo_ladder["season"]
-    failed = Series.objects.create(season=season, seed=season.deal_seed, state=SeriesState.FAILED)
+    failed = Series.objects.create(season=season, seed=1, state=SeriesState.FAILED)
     third = enter_solo(season, solo_ladder["versions"]["careful"].bot.owner, "ann-again", "careful")
     failed.seats.create(seat=0, version=third)
     with django_capture_on_commit_callbacks(execute=True):
@@ -170,8 +172,9 @@ def test_it_refuses_a_solo_season_of_fewer_than_20_deals(solo_game: Any) -> None
 def test_two_seasons_deal_differently(solo_game: Any) -> None:
     first = Season.objects.create(name="One", game=solo_game.name, players_per_series=1, games_per_series=20)
     second = Season.objects.create(name="Two", game=solo_game.name, players_per_series=1, games_per_series=20)
-    assert first.deal_seed != second.deal_seed
-    assert first.deal_seed == Season.objects.get(pk=first.pk).deal_seed
+    assert first.deal_secret != second.deal_secret
+    assert first.deal_secret == Season.objects.get(pk=first.pk).deal_secret
+    assert len(bytes.fromhex(first.deal_secret)) == 32
 
 
 @pytest.mark.django_db(transaction=True)  # the demo's validations run on commit, as in the real command

@@ -72,10 +72,9 @@ def sample_request() -> bytes:
     request = {
         "type": "request",
         "game_index": 0,
-        "ply": 12,
         "observation": state.observation(0),
         "legal_actions": state.legal_actions(),
-        "clock": {"decision_ms": 2000, "bank_ms": [60000.0, 60000.0]},
+        "clock": {"decision_ms": 2000, "bank_ms": 60000.0},
     }
     return json.dumps(request, separators=(",", ":")).encode() + b"\n"
 
@@ -106,7 +105,7 @@ def startup_ms(package, mode: str, repeats: int) -> float:  # type: ignore[no-un
     """Return the median time from starting the bot to its first answer, in ms."""
     staging = shared_staging()
     bot_dir = staging.add_bot(package.directory, package.sha256)
-    start = {"type": "start", "protocol": 1, "game": "watch", "rules_version": "1", "player": 0, "num_players": 2,
+    start = {"type": "start", "protocol": 2, "game": "watch", "rules_version": "1", "player": 0, "num_players": 2,
              "games": 2, "seed": 1, "config": {}, "time_control": {}}  # fmt: skip
     messages = json.dumps(start).encode() + b"\n" + sample_request()
     times = []

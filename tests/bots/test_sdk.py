@@ -21,7 +21,7 @@ from bots.watch import RandomPolicy
 def start_message(seed: int = 12345) -> dict[str, Any]:
     return {
         "type": "start",
-        "protocol": 1,
+        "protocol": 2,
         "game": "watch",
         "rules_version": "1",
         "player": 0,
@@ -46,10 +46,9 @@ def requests_of_a_game(seat: int = 0, seed: int = 7) -> list[dict[str, Any]]:
                 {
                     "type": "request",
                     "game_index": 0,
-                    "ply": state.ply,
                     "observation": state.observation(seat),
                     "legal_actions": legal,
-                    "clock": {"decision_ms": 2000, "bank_ms": [60000.0, 60000.0]},
+                    "clock": {"decision_ms": 2000, "bank_ms": 60000.0},
                 }
             )
         state.apply_action(rng.choice(legal))
@@ -123,7 +122,7 @@ class RecordingPolicy:
         self.calls.append(f"game_start seat={message['seat']}")
 
     def on_request(self, message: dict[str, Any]) -> None:
-        self.calls.append(f"request ply={message['ply']}")
+        self.calls.append(f"request bank={message['clock']['bank_ms']}")
 
     def on_game_over(self, message: dict[str, Any]) -> None:
         self.calls.append(f"game_over {message['outcome']['reason']}")
@@ -145,7 +144,7 @@ def test_it_answers_every_request_of_a_series_with_a_policy_class_and_calls_its_
     assert policy.seed == 12345
     expected = ["start games=1", "game_start seat=0"]
     for request in requests:
-        expected += [f"request ply={request['ply']}", "choose"]
+        expected += [f"request bank={request['clock']['bank_ms']}", "choose"]
     expected += ["game_over capture", "series_over"]
     assert policy.calls == expected
 

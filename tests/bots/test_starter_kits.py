@@ -107,7 +107,7 @@ def play_series(session: BotSession, games: int = 2, seed: int = 5) -> list[str]
     session.send(
         {
             "type": "start",
-            "protocol": 1,
+            "protocol": 2,
             "game": "watch",
             "rules_version": "1",
             "player": 0,
@@ -132,10 +132,9 @@ def play_series(session: BotSession, games: int = 2, seed: int = 5) -> list[str]
                     {
                         "type": "request",
                         "game_index": game_index,
-                        "ply": state.ply,
                         "observation": state.observation(seat),
                         "legal_actions": legal,
-                        "clock": {"decision_ms": 2000, "bank_ms": [60000.0, 60000.0]},
+                        "clock": {"decision_ms": 2000, "bank_ms": 60000.0},
                     }
                 )
                 if isinstance(action, str):
@@ -166,7 +165,7 @@ def test_it_plays_a_whole_series_with_legal_answers_and_exits_cleanly(package: s
 
 def test_the_shell_bot_answers_the_first_legal_action_whatever_the_observation(tmp_path: Path) -> None:
     session = start_session(ROOT / "bots/starter/watch-shell", tmp_path)
-    session.send({"type": "start", "protocol": 1, "seed": 1})
+    session.send({"type": "start", "protocol": 2, "seed": 1})
     session.send({"type": "game_start", "game_index": 0, "seat": 0, "seats": [0, 1]})
     tricky_observation = {
         "nested": {"legal_actions": [999], "deeper": [[1, 2], {"x": "]"}]},
@@ -214,7 +213,7 @@ def test_the_python_starter_takes_a_winning_move(tmp_path: Path) -> None:
     state, winning = position_with_a_winning_move()
     seat = state.current_player()
     session = start_session(ROOT / "bots/starter/watch-python", tmp_path)
-    session.send({"type": "start", "protocol": 1, "seed": 1})
+    session.send({"type": "start", "protocol": 2, "seed": 1})
 
     action = session.ask(
         {"type": "request", "observation": state.observation(seat), "legal_actions": state.legal_actions()}

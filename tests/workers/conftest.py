@@ -120,7 +120,7 @@ class Series:
     document: dict[str, Any]
     hostile: int  # the series player that is the bot under test
     cpu_seconds: list[float | None]  # per player: its cgroup's CPU time, read just before it was killed
-    frozen: list[tuple[float, float]]  # per player: (CPU seconds used while frozen, wall seconds frozen)
+    frozen: list[tuple[float, float]]  # per player: (CPU seconds used off turn, wall seconds off turn)
 
     @property
     def forfeits(self) -> list[dict[str, Any]]:
@@ -287,18 +287,19 @@ def arena(sandbox_ready: None, tmp_path: Path, canary: str, monkeypatch: pytest.
         arena.cpu_log.append(process.cpu_seconds())
         kill(process)
 
-    # CPU used between a completed freeze and the next thaw: a frozen bot must use none.
+    # CPU used off turn: from the moment freeze() returns (the bot stopped, or left blocked reading
+    # its stdin because nothing but the referee could wake it) until the next thaw(), the time its
+    # clock does not run. A bot must use none then, whether it was stopped or left waiting.
     # The referee freezes every bot once, in player order, right after starting them.
-    def recording_freeze(process: BotProcess) -> None:
-        was_frozen = process.frozen
-        freeze(process)
+    def recording_freeze(process: BotProcess, force: bool = False) -> None:
         entry = arena.frozen.setdefault(id(process), [0.0, 0.0, None])
-        if not was_frozen and process.cgroup is not None:
+        freeze(process, force=force)
+        if entry[2] is None and process.cgroup is not None:
             entry[2] = (process.cgroup.cpu_seconds(), time.monotonic())
 
     def recording_thaw(process: BotProcess) -> None:
         entry = arena.frozen.get(id(process))
-        if process.frozen and entry is not None and entry[2] is not None and process.cgroup is not None:
+        if entry is not None and entry[2] is not None and process.cgroup is not None:
             cpu, since = entry[2]
             entry[0] += process.cgroup.cpu_seconds() - cpu
             entry[1] += time.monotonic() - since

@@ -17,10 +17,12 @@ SLOW_OK = ["--decision-ms", "10000"]
 
 SPY = """
 import json, sys
+turns = {}
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "request":
-        sys.stderr.write(json.dumps({"ply": message["ply"], "game": message["game_index"],
+        turn = turns[message["game_index"]] = turns.get(message["game_index"], -1) + 1
+        sys.stderr.write(json.dumps({"turn": turn, "game": message["game_index"],
                                      "observation": message["observation"]}) + "\\n")
         sys.stderr.flush()
         print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
@@ -35,9 +37,7 @@ def play(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 
 def replay(document: dict, index: int) -> engines.State:
     game = document["games"][index]
-    state = engines.get("watch_race", document["config"]).new_initial_state(
-        seed=document["seed"] * 1000 + index, num_players=len(document["players"])
-    )
+    state = engines.get("watch_race", document["config"]).new_initial_state(num_players=len(document["players"]))
     for action in game["actions"]:
         state.apply_checked(action["action"])
     return state
@@ -69,19 +69,19 @@ def test_each_bot_sees_only_its_own_observation(capsys, tmp_path: Path) -> None:
     assert code == 0
     document = json.loads(out)
     log = document["stderr"][0]
-    lines = [line for line in log["text"].splitlines() if line.startswith('{"ply"')]
+    lines = [line for line in log["text"].splitlines() if line.startswith('{"turn"')]
     if log["truncated_bytes"]:
         lines = lines[:-1]  # the cap may cut the last line
     seen = [json.loads(line) for line in lines]
     assert len(seen) > 10
     for entry in seen:
         game = document["games"][entry["game"]]
-        state = engines.get("watch_race", document["config"]).new_initial_state(
-            seed=document["seed"] * 1000 + entry["game"], num_players=3
-        )
-        for action in game["actions"][: entry["ply"]]:
-            state.apply_action(action["action"])
         seat = game["seats"].index(0)  # the spy is series player 0
+        # Its decisions are its actions in the record: the state before its turn-th one is what it saw.
+        mine = [ply for ply, action in enumerate(game["actions"]) if action["seat"] == seat]
+        state = engines.get("watch_race", document["config"]).new_initial_state(num_players=3)
+        for action in game["actions"][: mine[entry["turn"]]]:
+            state.apply_action(action["action"])
         assert entry["observation"] == state.observation(seat)  # its own view, and nothing more
         assert "timer" not in json.dumps(entry["observation"]).lower().replace("timer_turns", "")
 

@@ -21,6 +21,7 @@ import redis
 from celery import Celery
 
 import engines
+from workers import chance
 from workers.celery_app import configure
 from workers.referee import process_slot
 
@@ -44,7 +45,7 @@ def spec_for(tmp_path: Path, bots: list[Path], games: int = 2, series_id: int = 
         "game": "watch",
         "rules_version": engines.get("watch").info.rules_version,
         "config": {},
-        "seed": 11,
+        "chance": chance.local_secret(series_id).hex(),  # the series' chance secret, as the platform sends it
         "games": games,
         "time_control": {"decision_ms": 5000, "bank_ms": 120000},
         "seats": seats,

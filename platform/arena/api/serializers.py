@@ -279,7 +279,6 @@ class SeriesSerializer(serializers.ModelSerializer):
             "season_name",
             "game",
             "state",
-            "seed",
             "created",
             "started_at",
             "finished_at",

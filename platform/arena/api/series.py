@@ -122,7 +122,7 @@ class ReplayView(APIView):
         responses={
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
-                description="game, rules_version, config, seed, games_planned, time_control, players, "
+                description="game, rules_version, config, games_planned, time_control, players, "
                 "games (seats, actions with notation and ms, forfeit, winners, reason, stats), score, wall_seconds; "
                 "in a game with hidden information, for everyone but staff: 'redacted' (why), and each hidden "
                 "move's notation in public words with its action null",

@@ -26,6 +26,7 @@ halves run at once in the caller, as before.
 
 from __future__ import annotations
 
+import secrets
 import tempfile
 import uuid
 from dataclasses import asdict
@@ -177,7 +178,7 @@ def validation_spec(version: BotVersion, game: str, role: str = "") -> dict[str,
         "game": game,
         "rules_version": engines.get(game).info.rules_version,
         "config": {},
-        "seed": version.pk,
+        "chance": secrets.token_hex(32),  # fresh for each validation series (workers/chance.py)
         "games": games,
         "time_control": asdict(TimeControl()),
         "seats": seats,

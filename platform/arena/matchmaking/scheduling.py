@@ -105,7 +105,7 @@ def series_spec(series: Series) -> dict[str, Any]:
         "rules_version": season.rules_version,
         # A team game's series without a GM seat is played with the built-in GM.
         "config": season.series_config(with_gm_bot=len(seats) > season.players_per_series),
-        "seed": series.seed,
+        "chance": series.chance_secret(),  # the match worker's only: no bot, page or document gets it
         "games": season.games_per_series,
         "time_control": season.time_control,
         "seats": seats,
@@ -228,9 +228,10 @@ def schedule_solo(season: Season, slots: int, version_ids: list[int] | None = No
     that failed (swept past its attempts, its result refused) or was cancelled
     leaves it without, so it is played again, as a rated ladder goes on
     pairing a version whose series failed. Entries are served in the order
-    they joined; ``version_ids`` keeps to those versions. Every series is
-    played with the season's :attr:`~arena.seasons.models.Season.deal_seed`,
-    so all versions play the same deals.
+    they joined; ``version_ids`` keeps to those versions. Every series draws
+    its chance from the season's :attr:`~arena.seasons.models.Season.deal_secret`
+    (:meth:`~arena.series.models.Series.chance_secret`), so all versions play
+    the same deals.
     """
     if season.status != Season.Status.RUNNING or not season.is_solo or slots <= 0:
         return []
@@ -247,7 +248,7 @@ def schedule_solo(season: Season, slots: int, version_ids: list[int] | None = No
             entries = entries.filter(version_id__in=version_ids)
         for version_id in entries.values_list("version_id", flat=True)[:slots]:
             series = Series.objects.create(
-                season=season, seed=season.deal_seed, deadline=timezone.now() + SERIES_DEADLINE
+                season=season, seed=random.SystemRandom().getrandbits(31), deadline=timezone.now() + SERIES_DEADLINE
             )
             SeriesSeat.objects.create(series=series, seat=0, version_id=version_id)
             created.append(series)

@@ -251,8 +251,8 @@ def rerun_series(series: Any) -> Any:
                 )
         new = Series.objects.create(
             season=season,
-            # A solo season's series all deal the same: its copy too.
-            seed=season.deal_seed if season.is_solo else random.SystemRandom().getrandbits(31),
+            # A fresh nonce, so fresh chance; a solo season's copy deals as all its series do (Series.chance_secret).
+            seed=random.SystemRandom().getrandbits(31),
             deadline=timezone.now() + SERIES_DEADLINE,
         )
         SeriesSeat.objects.bulk_create(SeriesSeat(series=new, seat=seat.seat, version=seat.version) for seat in seats)

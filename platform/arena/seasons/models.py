@@ -1,8 +1,9 @@
 """Seasons: a ladder of one game under fixed rules and time control, and the versions taking part.
 
 A season of one player a series is a solo season: a score ladder
-(engines/score_ladder.py) that plays every version once on the same
-:attr:`Season.deal_seed` deals and ranks them by mean score, without ratings.
+(engines/score_ladder.py) that plays every version once on the same deals,
+drawn from :attr:`Season.deal_secret` (a secret: nobody can foresee them), and
+ranks them by mean score, without ratings.
 
 A season of a team game (engines/teams.py) counts its player seats in
 ``players_per_series``; each series adds the GM seat for a GM bot, or, when
@@ -16,7 +17,7 @@ is the way to move it; ``save()`` refuses any other change of status.
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -51,6 +52,11 @@ class SeasonTransitionError(ValueError):
     """A change of season status that the lifecycle does not allow."""
 
 
+def new_deal_secret() -> str:
+    """Return a fresh chance secret (workers/chance.py) for a season's deals, as 64 hexadecimal digits."""
+    return secrets.token_hex(32)
+
+
 class Season(models.Model):
     """A ladder of one game: its rules version, configuration, time control and series format."""
 
@@ -75,6 +81,12 @@ class Season(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True, help_text="planned start; the actual one once running")
     ends_at = models.DateTimeField(null=True, blank=True, help_text="planned end; the actual one once finished")
     created = models.DateTimeField(auto_now_add=True)
+    deal_secret = models.CharField(
+        max_length=64,
+        default=new_deal_secret,
+        editable=False,
+        help_text="a solo season's chance secret: every version plays the same deals, which nobody can foresee",
+    )
 
     class Meta:
         ordering = ("-created",)
@@ -235,18 +247,6 @@ class Season(models.Model):
     def is_solo(self) -> bool:
         """Return True for a solo season: one player a series, ranked on the game's score ladder."""
         return self.players_per_series == 1
-
-    @property
-    def deal_seed(self) -> int:
-        """Return the series seed every series of a solo season is played with, fixed by the season's id.
-
-        The referee seeds game ``i`` of a series from the series seed and ``i``
-        (workers/referee.py), so every version of the season plays the same
-        deals in the same order. Derived rather than stored: it cannot be edited
-        once series are played, and it differs from season to season.
-        """
-        digest = hashlib.sha256(f"arena solo season {self.pk}".encode()).digest()
-        return int.from_bytes(digest[:4], "big") >> 1  # 31 bits, as the matchmaker's seeds
 
     @property
     def time_control(self) -> dict[str, int]:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from arena.bots.models import BotVersion
 from arena.seasons.models import Season
+from workers import chance
 
 
 class AppendOnlyError(ValueError):
@@ -35,7 +37,9 @@ class Series(models.Model):
     State = SeriesState
 
     season = models.ForeignKey(Season, models.PROTECT, related_name="series")
-    seed = models.BigIntegerField(help_text="the series' random seed, given to the engine and bots")
+    seed = models.BigIntegerField(
+        help_text="the series' nonce: with the server key it makes the series' chance secret (chance_secret)"
+    )
     state = models.CharField(max_length=10, choices=SeriesState.choices, default=SeriesState.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="times a worker has started it")
     deadline = models.DateTimeField(null=True, blank=True, help_text="requeue or fail it when not done by then")
@@ -72,6 +76,19 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return f"series {self.pk}"
+
+    def chance_secret(self) -> str:
+        """Return the secret the series' chance is drawn from (workers/chance.py), as 64 hexadecimal digits.
+
+        An HMAC of the series' id and nonce under the server key (settings.ARENA_CHANCE_KEY), so
+        no bot and no visitor can derive it: it goes to the match worker in the series spec and
+        nowhere else. A solo season's series all use the season's own stored secret, so every
+        version plays the same deals.
+        """
+        season = self.season
+        if season.is_solo:
+            return season.deal_secret
+        return chance.derive(settings.ARENA_CHANCE_KEY, f"series {self.pk} nonce {self.seed}").hex()
 
     @property
     def result(self) -> dict[str, Any] | None:

@@ -24,8 +24,10 @@ from django.contrib.auth.models import AnonymousUser
 from arena.bots.models import Bot
 from arena.web import replays
 
-#: Keys of a result document that only a seat's owner and staff may see.
-PRIVATE_KEYS = ("stderr",)
+#: Keys of a result document that no download or API answer carries: the bots' stderr (its owner
+#: reads it on its own page), and the ``seed`` that documents stored before protocol 2 kept, from
+#: which their chance could be recomputed (docs/protocol.md, "What a bot can know").
+PRIVATE_KEYS = ("stderr", "seed")
 #: What a redacted result document says at its top (its ``"redacted"`` key).
 REDACTED = "hidden moves are shown in words; staff download the full record"
 #: The words of every move of a game of secrets that does not replay (a corrupt document): none is shown.
@@ -90,7 +92,6 @@ def _redacted_game(document: dict[str, Any], game: dict[str, Any]) -> dict[str, 
         words = replays.public_moves_for(
             game_name,
             document.get("config") or {},
-            replays.game_seed(document, game["index"]),
             len(game["seats"]),
             [action["action"] for action in actions],
         )

@@ -54,7 +54,7 @@ def style_for(game_name: str) -> str | None:
 
 
 def frames_for(
-    game_name: str, config: dict[str, Any], seed: int | None, num_players: int, actions: Sequence[int]
+    game_name: str, config: dict[str, Any], num_players: int, actions: Sequence[int]
 ) -> list[dict[str, Any]] | None:
     """Return the positions of one game, initial position first, or None when the game has no viewer yet.
 
@@ -64,7 +64,7 @@ def frames_for(
     declared = _declaration(game_name)
     if declared is None or declared.viewer is None:
         return None
-    states = replay_state(game_name, config, seed, num_players, actions)
+    states = replay_state(game_name, config, num_players, actions)
     return declared.viewer.frames(states, actions)
 
 
@@ -82,7 +82,6 @@ class ReplayParts:
 def replay_parts(
     game_name: str,
     config: dict[str, Any],
-    seed: int | None,
     num_players: int,
     actions: Sequence[int],
     private_seats: Collection[int] = (),
@@ -93,7 +92,7 @@ def replay_parts(
     if declared is None or declared.viewer is None:
         return None
     viewer = declared.viewer
-    states = replay_state(game_name, config, seed, num_players, actions)
+    states = replay_state(game_name, config, num_players, actions)
     parts = ReplayParts(frames=viewer.frames(states, actions))
     if viewer.public_moves is not None:
         parts.public_moves = viewer.public_moves(states, actions)
@@ -111,7 +110,7 @@ def has_secret_moves(game_name: str) -> bool:
 
 
 def public_moves_for(
-    game_name: str, config: dict[str, Any], seed: int | None, num_players: int, actions: Sequence[int]
+    game_name: str, config: dict[str, Any], num_players: int, actions: Sequence[int]
 ) -> list[str | None] | None:
     """Return per action None (a public move) or its public words; None when the game has no secret moves.
 
@@ -120,14 +119,8 @@ def public_moves_for(
     declared = _declaration(game_name)
     if declared is None or declared.viewer is None or declared.viewer.public_moves is None:
         return None
-    states = replay_state(game_name, config, seed, num_players, actions)
+    states = replay_state(game_name, config, num_players, actions)
     return declared.viewer.public_moves(states, actions)
-
-
-def game_seed(document: dict[str, Any], index: int) -> int | None:
-    """Return the seed of game ``index`` of a result document, as workers/referee.py seeds it."""
-    seed = document.get("seed")
-    return None if seed is None else seed * 1000 + index
 
 
 def board_for(game_name: str, config: dict[str, Any]) -> dict[str, Any] | None:
@@ -151,15 +144,16 @@ def name_step(game_name: str, step: str, names: Sequence[str]) -> str:
 
 
 def replay_state(
-    game_name: str, config: dict[str, Any], seed: int | None, num_players: int, actions: Sequence[int]
+    game_name: str, config: dict[str, Any], num_players: int, actions: Sequence[int]
 ) -> list[engines.State]:
     """Return the states of one game, the initial one first and then one after each action.
 
-    The referee seeds game ``index`` with ``series_seed * 1000 + index``; the
-    caller passes that seed. Every action goes through ``apply_checked``.
+    The chance outcomes are among the actions (the referee records them), so no seed or
+    secret is needed, and none is kept in a result document. Every action goes through
+    ``apply_checked``.
     """
     game = engines.get(game_name, config)
-    state = game.new_initial_state(seed=seed, num_players=num_players)
+    state = game.new_initial_state(num_players=num_players)
     states = [state.clone()]
     for ply, action in enumerate(actions):
         try:

@@ -40,11 +40,9 @@ def replayed(document: dict[str, Any], game: dict[str, Any]) -> list[WatchFactor
     """Return the states of a recorded game, rebuilt as the series page rebuilds them."""
     from arena.web.replays import replay_state
 
-    seed = document.get("seed")
     states = replay_state(
         GAME,
         document.get("config") or {},
-        None if seed is None else seed * 1000 + game["index"],
         len(game["seats"]),
         [action["action"] for action in game["actions"]],
     )

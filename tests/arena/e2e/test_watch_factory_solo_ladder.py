@@ -46,8 +46,8 @@ def test_the_solo_ladder_ranks_the_versions_by_mean_score_with_titles(
     play_rounds(season, rounds=1, slots=2)
     done = solo_season.done_series()
     assert len(done) == 2, f"the solo series did not both finish: {done}"
-    # The same deals: one seed for the season, the same per game.
-    assert {series.seed for series in done} == {season.deal_seed}
+    # The same deals: one chance secret for the season, the same per game.
+    assert {series.chance_secret() for series in done} == {season.deal_secret}
     assert [g["seats"] for g in done[0].result["games"]] == [[0]] * 20
     assert not Rating.objects.filter(season=season).exists()  # a score ladder rates nobody
 

@@ -68,12 +68,15 @@ def play_series(season: Any, versions: list[Any], seed: int) -> Any:
     from arena.matchmaking.scheduling import series_spec
     from arena.ratings.recording import record_series_result
     from arena.series.models import Series, SeriesSeat
+    from workers.chance import local_secret
     from workers.tasks import run_series_task
 
     series = Series.objects.create(season=season, seed=seed)
     for seat, version in enumerate(versions):
         SeriesSeat.objects.create(series=series, seat=seat, version=version)
-    spec = series_spec(series)
+    # The test's own fixed chance, so the games it needs are played every run (the platform
+    # draws each series' chance from a secret: Series.chance_secret).
+    spec = {**series_spec(series), "chance": local_secret(seed).hex()}
     key = json.dumps({**spec, "series_id": None, "seats": [s["sha256"] for s in spec["seats"]]}, sort_keys=True)
     if key not in _PLAYED:
         _PLAYED[key] = run_series_task(spec)["result"]

@@ -33,6 +33,7 @@ def factory_series(settings: Any, tmp_path: Path, make_user: Callable[..., Any])
     from arena.ratings.recording import record_series_result
     from arena.seasons.models import Season, SeasonEntry
     from arena.series.models import Series, SeriesSeat
+    from workers.chance import local_secret
     from workers.tasks import run_series_task
 
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
@@ -48,7 +49,9 @@ def factory_series(settings: Any, tmp_path: Path, make_user: Callable[..., Any])
         SeasonEntry.objects.create(season=season, version=version)
         SeriesSeat.objects.create(series=series, seat=seat, version=version)
     season.transition(Season.Status.RUNNING)
-    record_series_result(series.pk, run_series_task(series_spec(series))["result"])
+    # The test's own fixed chance (the platform draws it from a secret: Series.chance_secret).
+    spec = {**series_spec(series), "chance": local_secret(2).hex()}
+    record_series_result(series.pk, run_series_task(spec)["result"])
     series.refresh_from_db()
     return series
 

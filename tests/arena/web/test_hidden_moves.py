@@ -75,7 +75,6 @@ def states_of(document: dict[str, Any], game: dict[str, Any]) -> list[WatchFacto
     states = replays.replay_state(
         "watch_factory",
         document.get("config") or {},
-        replays.game_seed(document, game["index"]),
         len(game["seats"]),
         [action["action"] for action in game["actions"]],
     )

@@ -22,7 +22,6 @@ def frames_of(document: dict[str, Any], game: dict[str, Any]) -> list[dict[str, 
     return replays.frames_for(
         document["game"],
         document["config"],
-        document["seed"] * 1000 + game["index"],
         len(document["players"]),
         [a["action"] for a in game["actions"]],
     )
@@ -91,7 +90,7 @@ def test_a_tampered_document_shows_an_error_instead_of_a_board(
 
 def test_a_game_without_a_viewer_gets_none_and_generic_seats() -> None:
     # Every engine has a viewer now (the race's: test_race_replay.py), so ask about a game without one.
-    assert replays.frames_for("no_viewer_game", {}, 1, 3, []) is None
+    assert replays.frames_for("no_viewer_game", {}, 3, []) is None
     assert not replays.has_frames("no_viewer_game")
     assert [replays.seat_label("no_viewer_game", s) for s in range(3)] == ["Seat 1", "Seat 2", "Seat 3"]
     assert [replays.seat_label("watch", s) for s in range(2)] == ["White", "Black"]

@@ -24,9 +24,7 @@ def play(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
 
 
 def replay(document: dict, index: int) -> engines.State:
-    state = engines.get("watch_factory", document["config"]).new_initial_state(
-        seed=document["seed"] * 1000 + index, num_players=len(document["players"])
-    )
+    state = engines.get("watch_factory", document["config"]).new_initial_state(num_players=len(document["players"]))
     for action in document["games"][index]["actions"]:
         state.apply_checked(action["action"])
     return state

@@ -66,7 +66,6 @@ def game_view(
         parts = replays.replay_parts(
             game_name,
             document.get("config") or {},
-            replays.game_seed(document, game["index"]),
             len(seats),
             [action["action"] for action in actions],
             private_seats=[seat for seat, player in enumerate(seats) if player in private],
@@ -169,7 +168,7 @@ def solo_view(the_series: Series, document: dict[str, Any]) -> dict[str, Any] | 
         else:
             how = in_words(game_name, str(game.get("reason", "")))
         deals.append({"number": index + 1, "score": score, "how": how})
-    return {"standing": found, "deals": deals, "seed": document.get("seed")}
+    return {"standing": found, "deals": deals}
 
 
 def series(request: HttpRequest, series_id: int) -> HttpResponse:
