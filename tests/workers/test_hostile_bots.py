@@ -267,7 +267,7 @@ def first_answer(arena, name: str) -> workers.sandbox.BotProcess:
     bot_dir = staging.add_bot(package.directory, package.sha256)
     bot = start_bot(
         python_bot_command(package.entry), bot_dir, runtime_dir=staging.runtime, limits=Limits(),
-        slot=arena.slot, uid_base=arena.uid_base,
+        slot=arena.lone_bot_slot, uid_base=arena.uid_base,
     )  # fmt: skip
     state = engines.get("watch").new_initial_state()
     start = {"type": "start", "protocol": 1, "game": "watch", "rules_version": "1", "player": 0,
