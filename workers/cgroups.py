@@ -406,7 +406,8 @@ def create_bot_cgroup(
     """Return a new cgroup with ``limits`` applied, or None where this host cannot make one.
 
     ``own_paths`` (this process's cgroup per controller, "" for v2) is read
-    from /proc/self/cgroup unless given.
+    from /proc/self/cgroup unless given. Any other failure (a directory that
+    vanished meanwhile) raises ``OSError`` and leaves no directory behind.
     """
     version = detect_version(root)
     if version is None:
@@ -451,8 +452,12 @@ def create_bot_cgroup(
                 _write(dirs["cpu"] / "cpu.cfs_period_us", str(CPU_PERIOD_US))
                 _write(dirs["cpu"] / "cpu.cfs_quota_us", str(quota))
         return BotCgroup(1, dirs)
-    except PermissionError:
+    except OSError as exc:
+        # Nothing made stays behind: not where this host refuses cgroups (then there are none
+        # here), nor where a directory vanished while its limits were written (an error).
         for directory in reversed(made):
             with contextlib.suppress(OSError):
                 directory.rmdir()
-        return None
+        if isinstance(exc, PermissionError):
+            return None
+        raise
