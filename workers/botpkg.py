@@ -18,6 +18,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import tarfile
@@ -32,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 import engines
+from workers.bot_text import BIDI_CONTROLS, QUOTE_LIMIT, quote
 from workers.sandbox import BOT_DIR, python_bot_command
 
 __all__ = [
@@ -171,7 +173,7 @@ def _package_from_directory(directory: Path, digest: str) -> BotPackage:
     unknown = sorted(set(manifest) - set(MANIFEST_KEYS))
     if unknown:
         raise BotPackageError(
-            f"{MANIFEST} has unknown key(s) {', '.join(unknown)}; remove them (the keys are "
+            f"{MANIFEST} has unknown key(s) {_listed(unknown)}; remove them (the keys are "
             f"{', '.join(MANIFEST_KEYS)}), {DOCS}"
         )
     name = _manifest_name(manifest)
@@ -190,7 +192,7 @@ def _manifest_name(manifest: dict[str, Any]) -> str:
     name = manifest["name"]
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise BotPackageError(
-            f"{MANIFEST}: name {name!r} is not 1-40 letters, digits, '-' or '_'; use a name like name = \"my-bot\""
+            f"{MANIFEST}: name {quote(name)} is not 1-40 letters, digits, '-' or '_'; use a name like name = \"my-bot\""
         )
     return name
 
@@ -210,7 +212,7 @@ def _manifest_entry(manifest: dict[str, Any], directory: Path) -> str:
         problem = "goes up with '..'"
     if problem is not None:
         raise BotPackageError(
-            f"{MANIFEST}: entry {entry!r} {problem}; the entry must be a path inside the package, "
+            f"{MANIFEST}: entry {quote(entry)} {problem}; the entry must be a path inside the package, "
             f'relative to bot.toml, like entry = "main.py"'
         )
     entry = PurePosixPath(entry).as_posix()  # drops "./" and doubled slashes
@@ -218,20 +220,20 @@ def _manifest_entry(manifest: dict[str, Any], directory: Path) -> str:
     resolved = target.resolve()
     if not resolved.is_relative_to(directory.resolve()):
         raise BotPackageError(
-            f"{MANIFEST}: entry {entry!r} leads outside the package; put the entry file inside the bot directory"
+            f"{MANIFEST}: entry {quote(entry)} leads outside the package; put the entry file inside the bot directory"
         )
     if not target.exists():
-        present = sorted(p.name for p in directory.iterdir() if p.name != MANIFEST)[:10]
+        present = sorted(p.name for p in directory.iterdir() if p.name != MANIFEST)
         raise BotPackageError(
-            f"{MANIFEST}: entry {entry!r} is not in the package (top level holds: {', '.join(present) or 'nothing'}); "
-            "add the file or fix the entry line"
+            f"{MANIFEST}: entry {quote(entry)} is not in the package (top level holds: "
+            f"{_listed(present, most=10) if present else 'nothing'}); add the file or fix the entry line"
         )
     if target.is_symlink() or not target.is_file():
-        raise BotPackageError(f"{MANIFEST}: entry {entry!r} is not a regular file; point entry at the file to run")
+        raise BotPackageError(f"{MANIFEST}: entry {quote(entry)} is not a regular file; point entry at the file to run")
     if not entry.endswith(".py") and not target.stat().st_mode & 0o111:
         raise BotPackageError(
-            f"entry {entry!r} is not executable and not a .py file: run `chmod +x {entry}` before packing "
-            "(a zip must be made with a tool that keeps Unix permissions, such as `zip` or `tar czf`), "
+            f"entry {quote(entry)} is not executable and not a .py file: run `chmod +x {_shell_word(entry)}` "
+            "before packing (a zip must be made with a tool that keeps Unix permissions, such as `zip` or `tar czf`), "
             "or make the entry a .py file"
         )
     return entry
@@ -247,7 +249,7 @@ def _manifest_games(manifest: dict[str, Any]) -> tuple[str, ...]:
     unknown = [g for g in games if g not in known]
     if unknown:
         raise BotPackageError(
-            f"{MANIFEST}: games lists {', '.join(map(repr, unknown))}, which this arena does not run; "
+            f"{MANIFEST}: games lists {_listed(unknown)}, which this arena does not run; "
             f"known games: {', '.join(known)}"
         )
     return tuple(games)
@@ -277,13 +279,13 @@ def _manifest_roles(manifest: dict[str, Any], games: tuple[str, ...]) -> tuple[s
         raise BotPackageError(f"{MANIFEST}: roles lists no role; remove the line to play every role, or {example}")
     unknown = [role for role in roles if role not in known]
     if unknown:
-        shown = ", ".join(repr(role[:40]) for role in unknown[:5])
         raise BotPackageError(
-            f"{MANIFEST}: roles lists {shown}, not a role of {', '.join(team_games)}; the roles are {', '.join(known)}"
+            f"{MANIFEST}: roles lists {_listed(unknown)}, not a role of {', '.join(team_games)}; "
+            f"the roles are {', '.join(known)}"
         )
     doubled = sorted({role for role in roles if roles.count(role) > 1})
     if doubled:
-        raise BotPackageError(f"{MANIFEST}: roles lists {', '.join(map(repr, doubled))} more than once; list each once")
+        raise BotPackageError(f"{MANIFEST}: roles lists {_listed(doubled)} more than once; list each once")
     return tuple(roles)
 
 
@@ -303,6 +305,8 @@ def _path_problem(name: str) -> str | None:
         return f"has a file or directory name longer than {MAX_NAME_BYTES} bytes"
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         return "contains a control character"
+    if any(ch in BIDI_CONTROLS for ch in name):
+        return "contains a bidirectional control character (which makes a name read other than it is)"
     if "\\" in name:
         return "contains a backslash (an archive made on Windows?)"
     return None
@@ -318,17 +322,22 @@ def _member_path(raw_name: str, archive: str) -> PurePosixPath | None:
             problem = "goes up with '..'"
     if problem is not None:
         raise BotPackageError(
-            f"{archive}: the member {_shown(raw_name)} {problem}; a package may only hold plain relative paths "
+            f"{archive}: the member {quote(raw_name)} {problem}; a package may only hold plain relative paths "
             "inside the bot's directory: rebuild the archive from the bot directory"
         )
     parts = [part for part in raw_name.split("/") if part not in ("", ".")]
     return PurePosixPath(*parts) if parts else None
 
 
-def _shown(name: str) -> str:
-    """Return ``name`` quoted for a message: undecodable bytes as \\xNN, control characters escaped."""
-    text = name[:200].encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return "'" + "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text) + "'"
+def _shell_word(name: str) -> str:
+    """Return ``name`` as a shell word for a command a message suggests, or a placeholder if it is long or odd."""
+    return shlex.quote(name) if len(name) <= QUOTE_LIMIT and name.isprintable() else "<the entry file>"
+
+
+def _listed(values: list[str], most: int = 5) -> str:
+    """Return bot-supplied ``values`` for a message: the first ``most``, each quoted short, and how many more."""
+    shown = ", ".join(quote(value) for value in values[:most])
+    return shown + (f" and {len(values) - most} more" if len(values) > most else "")
 
 
 class _Layout:
@@ -352,13 +361,12 @@ class _Layout:
         """Record ``path``; return False for an already present directory (harmless repeat)."""
         if path in self.files or (not is_dir and path in self.directories):
             raise BotPackageError(
-                f"{self.archive}: {_shown(str(path))} appears twice in the archive; rebuild it so each path "
-                "appears once"
+                f"{self.archive}: {quote(str(path))} appears twice in the archive; rebuild it so each path appears once"
             )
         for parent in path.parents:
             if parent in self.files:
                 raise BotPackageError(
-                    f"{self.archive}: {_shown(str(parent))} is both a file and a directory in the archive; "
+                    f"{self.archive}: {quote(str(parent))} is both a file and a directory in the archive; "
                     "rebuild it from the bot directory"
                 )
         if is_dir:
@@ -418,7 +426,7 @@ def _zip_name(info: zipfile.ZipInfo, archive: str) -> str:
         try:
             raw = raw.encode("cp437").decode("utf-8")
         except UnicodeError:
-            shown = _shown(raw.encode("cp437").decode("utf-8", "surrogateescape"))
+            shown = quote(raw.encode("cp437").decode("utf-8", "surrogateescape"))
             raise BotPackageError(
                 f"{archive}: the member {shown} has a name that is not UTF-8; rename the file with "
                 "plain letters, digits and punctuation and rebuild the archive"
@@ -453,7 +461,7 @@ def _unpack_zip(path: Path, destination: Path, limits: _Limits) -> _Layout:
                 if mode & SPECIAL_MODE_BITS:
                     raise _mode_error(archive, name)
                 if info.flag_bits & 0x1:
-                    raise BotPackageError(f"{archive}: {_shown(name)} is encrypted; pack the bot without a password")
+                    raise BotPackageError(f"{archive}: {quote(name)} is encrypted; pack the bot without a password")
                 if not layout.add(member, is_dir):
                     continue
                 if is_dir:
@@ -550,7 +558,7 @@ def _unpack_tar_gz(path: Path, destination: Path, limits: _Limits) -> _Layout:
                         raise _mode_error(archive, info.name)
                     if info.issparse() or not (info.isreg() or info.isdir()):
                         raise BotPackageError(
-                            f"{archive}: {_shown(info.name)} is an unusual tar member (type {info.type!r}); "
+                            f"{archive}: {quote(info.name)} is an unusual tar member (type {info.type!r}); "
                             "pack only regular files and directories, e.g. with `tar czf bot.tar.gz -C mybot .`"
                         )
                     if data_filter is not None:
@@ -558,7 +566,8 @@ def _unpack_tar_gz(path: Path, destination: Path, limits: _Limits) -> _Layout:
                             data_filter(info, str(destination))
                         except tarfile.FilterError as exc:
                             raise BotPackageError(
-                                f"{archive}: {_shown(info.name)} is refused ({exc}); pack only regular files "
+                                f"{archive}: {quote(info.name)} is refused ({quote(str(exc), marks=False)}); "
+                                "pack only regular files "
                                 "and directories inside the bot directory"
                             ) from None
                     if not layout.add(member, info.isdir()):
@@ -597,7 +606,7 @@ def _write_member(
             written += len(chunk)
             if written > declared:
                 raise BotPackageError(
-                    f"{layout.archive}: {_shown(str(member))} holds more data than its header declares "
+                    f"{layout.archive}: {quote(str(member))} holds more data than its header declares "
                     f"({declared} bytes); the archive is corrupt or hostile: rebuild it"
                 )
             layout.count_bytes(len(chunk))
@@ -621,14 +630,14 @@ def _too_big_error(archive: str, limits: _Limits) -> BotPackageError:
 
 def _link_error(archive: str, name: str, what: str) -> BotPackageError:
     return BotPackageError(
-        f"{archive}: {_shown(name)} is {what}; packages may not contain links: replace it with a copy of "
+        f"{archive}: {quote(name)} is {what}; packages may not contain links: replace it with a copy of "
         "the file it points to"
     )
 
 
 def _special_error(archive: str, name: str) -> BotPackageError:
     return BotPackageError(
-        f"{archive}: {_shown(name)} is a device, fifo or socket; a package holds only regular files and "
+        f"{archive}: {quote(name)} is a device, fifo or socket; a package holds only regular files and "
         "directories: leave it out"
     )
 
@@ -639,7 +648,7 @@ SPECIAL_MODE_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
 
 def _mode_error(archive: str, name: str) -> BotPackageError:
     return BotPackageError(
-        f"{archive}: {_shown(name)} has the setuid, setgid or sticky bit; a bot's files need none of them: "
+        f"{archive}: {quote(name)} has the setuid, setgid or sticky bit; a bot's files need none of them: "
         "clear them (chmod u-s,g-s,-t) and rebuild the archive"
     )
 
@@ -648,7 +657,8 @@ def _corrupt_error(archive: str, exc: BaseException) -> BotPackageError:
     # An OSError's text names the server's files (its filename): give only what went wrong.
     what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
     return BotPackageError(
-        f"{archive}: the archive is damaged or uses an unsupported feature ({type(exc).__name__}: {what}); "
+        f"{archive}: the archive is damaged or uses an unsupported feature "
+        f"({type(exc).__name__}: {quote(what, marks=False)}); "
         "rebuild it with `tar czf bot.tar.gz -C mybot .` or `cd mybot && zip -r ../bot.zip .`"
     )
 
@@ -720,7 +730,9 @@ def pack_directory(directory: Path, out: IO[bytes], skip: frozenset[str] = IGNOR
     ):
         for relative, full in entries:
             if not add_tar_entry(bundle, relative, full, full.lstat()):
-                raise BotPackageError(f"{relative} is not a regular file or folder (a link?); remove it from the bot")
+                raise BotPackageError(
+                    f"{quote(relative)} is not a regular file or folder (a link?); remove it from the bot"
+                )
 
 
 def _directory_digest(directory: Path, limits: _Limits) -> str:
@@ -751,7 +763,7 @@ def _walk(directory: Path, layout: _Layout) -> Iterator[tuple[PurePosixPath, Pat
             problem = _path_problem(entry.name)
             if problem is not None:
                 raise BotPackageError(
-                    f"{layout.archive}: {_shown(str(relative))} {problem}; rename it: a package holds plain "
+                    f"{layout.archive}: {quote(str(relative))} {problem}; rename it: a package holds plain "
                     "UTF-8 file names"
                 )
             entry_stat = entry.stat(follow_symlinks=False)

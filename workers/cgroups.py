@@ -21,6 +21,7 @@ sandbox falls back to rlimits.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import signal
 import time
@@ -371,17 +372,25 @@ def _v2_parent(root: Path, own: str) -> Path:
 
 
 STALE_AFTER_SECONDS = 60
+#: Every bot cgroup's name starts with this (then 12 hex digits).
+BOT_PREFIX = "arena-bot-"
 
 
-def sweep_stale_cgroups(root: Path = CGROUP_ROOT, min_age: float = STALE_AFTER_SECONDS) -> int:
+def sweep_stale_cgroups(
+    root: Path = CGROUP_ROOT, min_age: float = STALE_AFTER_SECONDS, prefix: str = BOT_PREFIX
+) -> int:
     """Remove empty bot cgroups left by a worker that was killed; return how many went.
 
     Only cgroups older than ``min_age`` go, so a concurrent worker's cgroup
-    that its bot has not joined yet is safe.
+    that its bot has not joined yet is safe. Only names starting with
+    ``prefix`` (itself starting with ``arena-bot-``) are looked at: a test
+    sweeps the cgroups it made, under a prefix of its own, and no other.
     """
+    if not prefix.startswith(BOT_PREFIX):
+        raise ValueError(f"a sweep takes bot cgroups only: its prefix must start with {BOT_PREFIX!r}")
     removed = 0
     now = time.time()
-    for procs in root.glob("**/arena-bot-*/cgroup.procs"):
+    for procs in root.glob(f"**/{glob.escape(prefix)}*/cgroup.procs"):
         directory = procs.parent
         try:
             if procs.read_text().strip() or now - directory.stat().st_mtime < min_age:
@@ -402,7 +411,8 @@ def create_bot_cgroup(
     """Return a new cgroup with ``limits`` applied, or None where this host cannot make one.
 
     ``own_paths`` (this process's cgroup per controller, "" for v2) is read
-    from /proc/self/cgroup unless given.
+    from /proc/self/cgroup unless given. Any other failure (a directory that
+    vanished meanwhile) raises ``OSError`` and leaves no directory behind.
     """
     version = detect_version(root)
     if version is None:
@@ -410,7 +420,7 @@ def create_bot_cgroup(
     if not _SWEPT:  # once per worker process
         _SWEPT.append(True)
         sweep_stale_cgroups(root)
-    name = f"arena-bot-{uuid.uuid4().hex[:12]}"
+    name = f"{BOT_PREFIX}{uuid.uuid4().hex[:12]}"
     own = own_paths if own_paths is not None else _own_paths()
     quota = max(1000, int(limits.cpu_cores * CPU_PERIOD_US))
     made: list[Path] = []
@@ -447,8 +457,12 @@ def create_bot_cgroup(
                 _write(dirs["cpu"] / "cpu.cfs_period_us", str(CPU_PERIOD_US))
                 _write(dirs["cpu"] / "cpu.cfs_quota_us", str(quota))
         return BotCgroup(1, dirs)
-    except PermissionError:
+    except OSError as exc:
+        # Nothing made stays behind: not where this host refuses cgroups (then there are none
+        # here), nor where a directory vanished while its limits were written (an error).
         for directory in reversed(made):
             with contextlib.suppress(OSError):
                 directory.rmdir()
-        return None
+        if isinstance(exc, PermissionError):
+            return None
+        raise

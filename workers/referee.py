@@ -329,21 +329,31 @@ class Referee:
 
     # -- process plumbing -----------------------------------------------------------
     def start_bots(self) -> None:
+        """Start every bot; a bot the host could not start is a :class:`SandboxFailure` of the series.
+
+        A cgroup that vanished under a starting bot, a process or file the host refused: none
+        is the bot's doing, so none is a forfeit, and none escapes as a bare ``OSError`` (a
+        worker retries a SandboxFailure; the CLI says it in one line). Bots already started
+        are stopped by :meth:`run`, as after any error.
+        """
         staging = shared_staging()
         if self.slot is None:
             self._lease, self.slot = SLOT_LEASES.lease()
         slot = self.slot
         for player, package in enumerate(self.spec.bots):
-            bot_dir = staging.add_bot(package.directory, package.sha256)
-            process = start_bot(
-                package.command,
-                bot_dir,
-                runtime_dir=staging.runtime,
-                limits=self.spec.limits,
-                slot=slot * 8 + player,
-                mode=self.mode,
-                uid_base=self.spec.uid_base,
-            )
+            try:
+                bot_dir = staging.add_bot(package.directory, package.sha256)
+                process = start_bot(
+                    package.command,
+                    bot_dir,
+                    runtime_dir=staging.runtime,
+                    limits=self.spec.limits,
+                    slot=slot * 8 + player,
+                    mode=self.mode,
+                    uid_base=self.spec.uid_base,
+                )
+            except OSError as exc:  # start_bot says what failed (SandboxError, a host that cannot sandbox, passes)
+                raise SandboxFailure(f"the sandbox could not start {package.name}: {exc}") from exc
             for stream in (process.popen.stdin, process.popen.stdout, process.popen.stderr):
                 assert stream is not None
                 os.set_blocking(stream.fileno(), False)

@@ -1035,7 +1035,10 @@ def start_bot(
     """Start ``command`` (as seen inside the sandbox, cwd ``/bot``) and return the running bot.
 
     ``mode`` is ``bwrap`` (every layer) or ``none`` (a plain process in
-    ``bot_dir``, for a bot author's own code only).
+    ``bot_dir``, for a bot author's own code only). Raises :class:`SandboxError`
+    when this host cannot sandbox at all, and ``OSError`` saying why when this
+    one bot could not be started (its cgroup vanished or could not be joined,
+    the host refused a process or a file): nothing of it is left behind either way.
     """
     if mode == "none":
         host_command = [
@@ -1055,23 +1058,45 @@ def start_bot(
 
     as_root = os.geteuid() == 0
     netns = NETNS_POOL.acquire() if as_root else None  # first: a SandboxError here leaves nothing behind
+    cgroup: BotCgroup | None = None
+
+    def vanished(exc: BaseException) -> OSError | None:
+        """An error naming the cgroup directories that are gone, if any are (and ``exc`` is no interrupt).
+
+        A cgroup can vanish between its creation and the child's joining it (removed by
+        another process's sweep, or an operator): v1's OOM watch then finds no file, or the
+        child's join fails and Popen says only that "an exception occurred in preexec_fn".
+        """
+        gone = [str(d) for d in cgroup.dirs.values() if not d.is_dir()] if cgroup is not None else []
+        if not gone or not isinstance(exc, Exception):
+            return None
+        return OSError(f"the bot's cgroup vanished before the bot could join it: {', '.join(gone)}")
+
+    seccomp_file = None
     try:
         cgroup = create_bot_cgroup(
             CgroupLimits(memory_bytes=limits.memory_mb * MB, pids=limits.pids, cpu_cores=limits.cpu_cores)
         )
-    except BaseException:
+        if cgroup is not None:
+            cgroup.watch_memory()
+        seccomp_file = tempfile.TemporaryFile()  # noqa: SIM115 - bubblewrap reads it after this returns
+        seccomp_file.write(_cached_seccomp_program())
+        seccomp_file.seek(0)
+        seccomp_fd = seccomp_file.fileno()
+        argv = bwrap_command(with_started_marker(command), bot_dir, runtime_dir, limits, seccomp_fd,
+                             own_netns=netns is None)  # fmt: skip
+    except BaseException as exc:
+        # No process has entered the namespace or the cgroup: the one goes back to the pool, the other away.
+        error = vanished(exc)
+        if seccomp_file is not None:
+            seccomp_file.close()
         if netns is not None:
-            NETNS_POOL.release(netns, reusable=True)  # no process ever entered it
+            NETNS_POOL.release(netns, reusable=True)
+        if cgroup is not None:
+            cgroup.remove()
+        if error is not None:
+            raise error from exc
         raise
-    if cgroup is not None:
-        cgroup.watch_memory()
-    program = _cached_seccomp_program()
-    seccomp_file = tempfile.TemporaryFile()  # noqa: SIM115 - bubblewrap reads it after this returns
-    seccomp_file.write(program)
-    seccomp_file.seek(0)
-    seccomp_fd = seccomp_file.fileno()
-    argv = bwrap_command(with_started_marker(command), bot_dir, runtime_dir, limits, seccomp_fd,
-                         own_netns=netns is None)  # fmt: skip
     if as_root:
         _adopt_orphans()
     uid = uid_base + slot
@@ -1101,10 +1126,16 @@ def start_bot(
             preexec_fn=enter_sandbox,
             start_new_session=True,
         )
-    except BaseException:
+    except BaseException as exc:
+        error = vanished(exc)
         removed = cgroup.remove() if cgroup is not None else False
         if netns is not None:
             NETNS_POOL.release(netns, reusable=removed)
+        if error is None and isinstance(exc, subprocess.SubprocessError):  # the child failed before its exec
+            where = f"its cgroup {', '.join(str(d) for d in cgroup.dirs.values())}, " if cgroup is not None else ""
+            error = OSError(f"the bot could not enter its sandbox ({where}network namespace, limits or uid): {exc}")
+        if error is not None:
+            raise error from exc
         raise
     finally:
         seccomp_file.close()  # the child has its own copy of the descriptor

@@ -39,22 +39,19 @@ from tests.arena.test_pipeline_integration import Worker, environ_of, stop, wait
 from tests.arena.test_pipeline_integration import platform_app as platform_app  # the fixture, re-exported
 
 REPO = Path(__file__).resolve().parents[2]
-REDIS_URL = "redis://127.0.0.1:6379/8"
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture
-def platform_app_on_8(platform_app: Celery) -> Celery:
-    platform_app.conf.update(broker_url=REDIS_URL, result_backend=REDIS_URL)
-    if platform_app._pool is not None:
-        platform_app._pool.force_close_all()
-    platform_app._pool = None
-    platform_app.amqp._producer_pool = None
-    import kombu.pools
+def redis_url(own_redis_server: str) -> str:
+    """This module's database of the run's own Redis server (tests/conftest.py), emptied first.
 
-    kombu.pools.reset()
-    return platform_app
+    The platform_app fixture (tests/arena/test_pipeline_integration.py) sends through it too.
+    """
+    url = f"{own_redis_server}/8"
+    redis.Redis.from_url(url).flushdb()
+    return url
 
 
 def start(name: str, command: list[str], env: dict[str, str], log: Path) -> Worker:
@@ -71,13 +68,11 @@ def celery(app: str, queue: str, name: str) -> list[str]:
 
 
 @pytest.fixture
-def hosts(transactional_db: None, settings: Any, live_server: Any, tmp_path: Path) -> Iterator[dict[str, Any]]:
+def hosts(
+    transactional_db: None, settings: Any, live_server: Any, tmp_path: Path, redis_url: str
+) -> Iterator[dict[str, Any]]:
     if not shutil.which("unshare") or os.geteuid() != 0:
         pytest.fail("this test needs root and util-linux's unshare (a mount namespace for the remote worker)")
-    try:
-        redis.Redis.from_url(REDIS_URL).flushdb()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis must run on 127.0.0.1:6379 for this test (.ci/setup --services starts it): {exc}")
     platform_dir = tmp_path / "platform"
     remote_dir = tmp_path / "remote"
     platform_dir.mkdir()
@@ -94,7 +89,7 @@ def hosts(transactional_db: None, settings: Any, live_server: Any, tmp_path: Pat
         for key, value in os.environ.items()
         if not (key.startswith(("ARENA_", "PG", "CELERY")) or "DATABASE" in key or key == "DJANGO_SETTINGS_MODULE")
     }
-    base.update(ARENA_BROKER_URL=REDIS_URL, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "platform")]))
+    base.update(ARENA_BROKER_URL=redis_url, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "platform")]))
     platform_env = {
         **base,
         "DJANGO_SETTINGS_MODULE": "arena.settings",
@@ -127,7 +122,7 @@ def logs(hosts: dict[str, Any]) -> str:
 
 
 def test_a_match_worker_sharing_no_files_with_the_platform_validates_and_plays(
-    hosts: dict[str, Any], platform_app_on_8: Celery, settings: Any
+    hosts: dict[str, Any], platform_app: Celery, settings: Any
 ) -> None:
     remote = hosts["remote"].process.pid
     # The remote worker's view of the platform's directory is empty; it holds no credentials.

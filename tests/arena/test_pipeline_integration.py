@@ -50,7 +50,6 @@ from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat,
 from workers.referee import process_slot
 
 REPO = Path(__file__).resolve().parents[2]
-REDIS_URL = "redis://127.0.0.1:6379/12"  # this test's own index (the match worker tests use 13)
 SERIES = 6
 GAMES = 2
 #: The referee runs a pool process's bots as UID_BASE + process_slot(pid) * 8 + player (workers/referee.py).
@@ -163,11 +162,19 @@ def stop(workers: list[Worker]) -> None:
 
 
 @pytest.fixture
-def platform_app() -> Iterator[Celery]:
-    """The platform's Celery app of this process, sending through Redis instead of running eagerly."""
+def redis_url(own_redis_server: str) -> str:
+    """This module's database of the run's own Redis server (tests/conftest.py), emptied first."""
+    url = f"{own_redis_server}/12"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+@pytest.fixture
+def platform_app(redis_url: str) -> Iterator[Celery]:
+    """The platform's Celery app of this process, sending through ``redis_url`` instead of running eagerly."""
     from arena.celeryconf import app
 
-    changes = {"broker_url": REDIS_URL, "result_backend": REDIS_URL, "task_always_eager": False}
+    changes = {"broker_url": redis_url, "result_backend": redis_url, "task_always_eager": False}
     saved = {key: app.conf.get(key) for key in changes}
 
     def reset_pools() -> None:
@@ -191,12 +198,8 @@ def platform_app() -> Iterator[Celery]:
 
 
 @pytest.fixture
-def cluster(transactional_db: None, settings: Any, tmp_path: Path) -> Iterator[Cluster]:
-    """One platform worker and two match workers on this test's Redis index and test database."""
-    try:
-        redis.Redis.from_url(REDIS_URL).flushdb()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis must run on 127.0.0.1:6379 for this test (.ci/setup --services starts it): {exc}")
+def cluster(transactional_db: None, settings: Any, tmp_path: Path, redis_url: str) -> Iterator[Cluster]:
+    """One platform worker and two match workers on this test's Redis database and test database."""
     settings.ARENA_ARTIFACT_DIR = tmp_path / "artifacts"
     database = connection.settings_dict
     assert database["NAME"].startswith("test_"), database["NAME"]
@@ -210,8 +213,8 @@ def cluster(transactional_db: None, settings: Any, tmp_path: Path) -> Iterator[C
         if not (key.startswith(("ARENA_", "PG", "CELERY")) or "DATABASE" in key or key == "DJANGO_SETTINGS_MODULE")
     }
     base.update(
-        ARENA_BROKER_URL=REDIS_URL,
-        ARENA_RESULT_BACKEND=REDIS_URL,
+        ARENA_BROKER_URL=redis_url,
+        ARENA_RESULT_BACKEND=redis_url,
         PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "platform")]),
     )
     platform_env = {

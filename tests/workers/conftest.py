@@ -26,14 +26,20 @@ import pytest
 import workers.sandbox
 from workers.botpkg import BotPackage, load_bot_package
 from workers.cgroups import BotCgroup
-from workers.referee import SeriesSpec, TimeControl, run_series
+from workers.referee import SeriesSpec, TimeControl, process_slot, run_series
 from workers.sandbox import BotProcess, Limits, sandbox_problem
 
 HOSTILE = Path(__file__).parent / "hostile"
-UID_BASE = 60000
-#: Bots run as UID_BASE + SLOT * 8 + player: 60056 and 60057. A fixed slot of
-#: their own keeps these checks clear of other suites' bots on the same machine.
-SLOT = 7
+#: Bots run as UID_BASE + SLOT * 8 + player. The base keeps them clear of the match workers' and
+#: `arena play`'s uids (100000 up to 165535, workers/referee.py); the slot comes from this pytest
+#: process's pid, as a local run's does (process_slot), so two copies of the suite on one machine
+#: run their bots as different uids, and neither's survivor checks or process limits see the
+#: other's bots.
+UID_BASE = 200000
+SLOT = process_slot(os.getpid())
+#: The bot slot (start_bot's ``slot``) for a bot a test starts on its own: the suite's last uid,
+#: which no series of the arena fixture uses (they have two players).
+LONE_BOT_SLOT = SLOT * 8 + 7
 CANARY_VARIABLE = "ARENA_CANARY_SECRET"
 
 #: Small limits: hostile bots hit them fast.
@@ -173,6 +179,7 @@ class Arena:
     short = SHORT
     start_timeout_ms = START_TIMEOUT_MS
     slot = SLOT
+    lone_bot_slot = LONE_BOT_SLOT
     uid_base = UID_BASE
     hostile_dir = HOSTILE
     uids = staticmethod(bot_uids)
@@ -260,6 +267,12 @@ def sandbox_ready() -> None:
     stray = [str(p) for p in wait_no_survivors(bot_uids(SLOT), timeout=2)]
     if stray:
         pytest.fail(f"processes of the test slot's uids run before the suite starts: {stray}")
+
+
+@pytest.fixture
+def lone_bot() -> dict[str, int]:
+    """``start_bot``'s ``slot`` and ``uid_base`` for a bot a test starts by itself (see LONE_BOT_SLOT)."""
+    return {"slot": LONE_BOT_SLOT, "uid_base": UID_BASE}
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,8 +12,11 @@ from workers.sandbox import STARTED_MARKER, Limits, python_bot_command, shared_s
 HOSTILE = Path(__file__).parent / "hostile"
 
 
-def run_bot(tmp_path: Path, source: str) -> tuple[int, str]:
-    """Run ``source`` as a sandboxed bot's main.py with no input; return its exit status and stderr."""
+def run_bot(tmp_path: Path, source: str, lone_bot: dict[str, int]) -> tuple[int, str]:
+    """Run ``source`` as a sandboxed bot's main.py with no input; return its exit status and stderr.
+
+    ``lone_bot``: the suite's slot and uid base for a bot started on its own (tests/workers/conftest.py).
+    """
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "main.py").write_text(source)
@@ -24,7 +26,7 @@ def run_bot(tmp_path: Path, source: str) -> tuple[int, str]:
         staging.add_bot(bot, f"launcher-{abs(hash(source))}"),
         runtime_dir=staging.runtime,
         limits=Limits(),
-        slot=8000,
+        **lone_bot,
     )
     try:
         _, stderr = process.popen.communicate(b"", timeout=30)
@@ -33,7 +35,9 @@ def run_bot(tmp_path: Path, source: str) -> tuple[int, str]:
         process.kill()
 
 
-def test_a_bot_on_the_sdk_starts_without_json_re_runpy_or_site(sandbox_ready: None, tmp_path: Path) -> None:
+def test_a_bot_on_the_sdk_starts_without_json_re_runpy_or_site(
+    sandbox_ready: None, tmp_path: Path, lone_bot: dict[str, int]
+) -> None:
     source = (
         "import sys\n"
         "from bots.sdk import run\n"
@@ -41,13 +45,15 @@ def test_a_bot_on_the_sdk_starts_without_json_re_runpy_or_site(sandbox_ready: No
         "print('LOADED', sorted(name for name in heavy if name in sys.modules), file=sys.stderr)\n"
         "run(lambda observation, legal_actions: legal_actions[0])\n"
     )
-    status, stderr = run_bot(tmp_path, source)
+    status, stderr = run_bot(tmp_path, source, lone_bot)
     assert status == 0, stderr
     assert stderr.startswith(STARTED_MARKER.decode())
     assert "LOADED []" in stderr.splitlines()
 
 
-def test_the_entry_file_runs_as_main_as_python_would_run_it(sandbox_ready: None, tmp_path: Path) -> None:
+def test_the_entry_file_runs_as_main_as_python_would_run_it(
+    sandbox_ready: None, tmp_path: Path, lone_bot: dict[str, int]
+) -> None:
     source = (
         "import pickle, sys\n"
         "class Memo:\n"
@@ -60,26 +66,30 @@ def test_the_entry_file_runs_as_main_as_python_would_run_it(sandbox_ready: None,
         "print('REACHED', file=sys.stderr)\n"
         "exit(3)\n"
     )
-    status, stderr = run_bot(tmp_path, source)
+    status, stderr = run_bot(tmp_path, source, lone_bot)
     assert "REACHED" in stderr, stderr
     assert status == 3
 
 
-def test_a_bot_that_raises_shows_its_own_file_and_line(sandbox_ready: None, tmp_path: Path) -> None:
-    status, stderr = run_bot(tmp_path, "x = 1\nraise RuntimeError('from the bot')\n")
+def test_a_bot_that_raises_shows_its_own_file_and_line(
+    sandbox_ready: None, tmp_path: Path, lone_bot: dict[str, int]
+) -> None:
+    status, stderr = run_bot(tmp_path, "x = 1\nraise RuntimeError('from the bot')\n", lone_bot)
     assert status == 1
     assert 'File "/bot/main.py", line 2, in <module>' in stderr
     assert "RuntimeError: from the bot" in stderr
 
 
 @pytest.mark.parametrize("name", ["quit", "exit"])
-def test_quit_and_exit_end_the_bot_with_their_status(sandbox_ready: None, tmp_path: Path, name: str) -> None:
-    status, _ = run_bot(tmp_path, f"{name}(5)\n")
+def test_quit_and_exit_end_the_bot_with_their_status(
+    sandbox_ready: None, tmp_path: Path, lone_bot: dict[str, int], name: str
+) -> None:
+    status, _ = run_bot(tmp_path, f"{name}(5)\n", lone_bot)
     assert status == 5
 
 
 def test_series_running_side_by_side_in_one_process_get_slots_and_uids_of_their_own(
-    sandbox_ready: None, monkeypatch: pytest.MonkeyPatch
+    sandbox_ready: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The embedded platform runs series in threads of one process: their bots must not share uids."""
     import threading
@@ -87,7 +97,7 @@ def test_series_running_side_by_side_in_one_process_get_slots_and_uids_of_their_
     import workers.referee
     from workers.referee import SeriesSpec, TimeControl, run_series
 
-    polite = load_bot_package(HOSTILE / "polite", Path(tempfile.mkdtemp()))
+    polite = load_bot_package(HOSTILE / "polite", tmp_path)
     slots: list[int] = []
     both_started = threading.Barrier(2, timeout=30)
     real_start = workers.referee.start_bot

@@ -262,7 +262,7 @@ def test_it_refuses_a_manifest_that_is_not_toml_and_names_the_line(tmp_path: Pat
         (b'name = 7\nentry = "main.py"\n', "name 7 is not"),
         (b'name = "bot"\n', 'has no entry; add entry = "main.py"'),
         (b'name = "bot"\nentry = ""\n', "entry must be a file name"),
-        (b'name = "bot"\nentry = "main.py"\nversion = "1"\n', r"unknown key\(s\) version; remove them"),
+        (b'name = "bot"\nentry = "main.py"\nversion = "1"\n', r"unknown key\(s\) 'version'; remove them"),
         (b'name = "bot"\nentry = "main.py"\ngames = "watch"\n', "games must be a list of game names"),
         (b'name = "bot"\nentry = "main.py"\ngames = ["chess"]\n', "'chess', which this arena does not run"),
     ],
@@ -276,7 +276,7 @@ def test_it_refuses_a_bad_manifest_field(manifest: bytes, match: str, tmp_path: 
 def test_it_refuses_an_entry_that_is_not_in_the_package(tmp_path: Path, work_dir: Path) -> None:
     archive = make_zip(tmp_path / "bot.zip", {"bot.toml": MANIFEST, "bot.py": MAIN})
 
-    assert_refused(archive, work_dir, r"entry 'main.py' is not in the package \(top level holds: bot.py\)")
+    assert_refused(archive, work_dir, r"entry 'main.py' is not in the package \(top level holds: 'bot.py'\)")
 
 
 def test_it_refuses_a_non_executable_entry_and_says_chmod(tmp_path: Path, work_dir: Path) -> None:
@@ -550,3 +550,51 @@ def test_it_refuses_a_directory_over_the_unpacked_limit(tmp_path: Path, work_dir
         (bot / name).write_bytes(data)
 
     assert_refused(bot, work_dir, "add up to more than 4000 bytes", max_unpacked_bytes=4000)
+
+
+# -- messages that quote the package --------------------------------------------------------
+def test_an_error_quotes_at_most_a_short_visible_prefix_of_what_the_package_says(
+    tmp_path: Path, work_dir: Path
+) -> None:
+    """A 60,000-character name must not come back as a 60 KB error (to the API, the upload page, the CLI)."""
+    long = "x" * 60_000
+    keys = "".join(f"k{index} = 1\n" for index in range(3000))
+    bots = {
+        "name": (f'name = "{long}"\nentry = "main.py"\n', f"name '{'x' * 80}'… (60,000 characters) is not"),
+        "a list as name": (f'name = [{"1, " * 20_000}1]\nentry = "main.py"\n', "name [1, 1, 1"),
+        "keys": (
+            f'name = "bot"\nentry = "main.py"\n{keys}',
+            "unknown key(s) 'k0', 'k1', 'k10', 'k100', 'k1000' and 2995 more",
+        ),
+        "entry": (f'name = "bot"\nentry = "{long}"\n', "(60,000 characters) is longer than 1024 bytes"),
+        "games": (
+            'name = "bot"\nentry = "main.py"\ngames = [' + ", ".join(f'"g{i:038d}"' for i in range(1500)) + "]\n",
+            "and 1495 more, which this arena does not run",
+        ),
+        "bidi entry": (
+            'name = "bot"\nentry = "\\u202eyp.niam"\n',
+            "entry '\\u202eyp.niam' contains a bidirectional control",
+        ),
+    }
+    for label, (manifest, match) in bots.items():
+        directory = tmp_path / label
+        directory.mkdir()
+        (directory / "bot.toml").write_text(manifest)
+        (directory / "main.py").write_bytes(MAIN)
+        with pytest.raises(BotPackageError) as refusal:
+            load_bot_package(directory, work_dir)
+        message = str(refusal.value)
+        assert match in message, (label, message[:500])
+        assert len(message) < 1000, (label, len(message))
+        assert "\u202e" not in message, label
+
+
+@pytest.mark.parametrize("make", [make_zip, make_tar_gz], ids=["zip", "tar.gz"])
+def test_it_refuses_a_member_whose_name_would_read_backwards(
+    make: Callable[..., Path], tmp_path: Path, work_dir: Path
+) -> None:
+    suffix = "zip" if make is make_zip else "tar.gz"
+    archive = make(tmp_path / f"bot.{suffix}", {**GOOD, "lib/\u202egnp.py": b"x"})  # shown as lib/yp.png
+
+    error = assert_refused(archive, work_dir, r"the member 'lib/\\u202egnp.py' contains a bidirectional control")
+    assert "\u202e" not in str(error)

@@ -6,8 +6,12 @@ production hosts mostly have v2, so the knobs written there are pinned here.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
+
+from workers import cgroups
 from workers.cgroups import CgroupLimits, create_bot_cgroup, detect_version
 
 LIMITS = CgroupLimits(memory_bytes=64 * 1024 * 1024, pids=16, cpu_cores=0.5)
@@ -71,3 +75,30 @@ def test_it_freezes_and_kills_through_the_v2_files(tmp_path: Path) -> None:
 
 def test_it_declines_where_the_host_offers_no_controllers(tmp_path: Path) -> None:
     assert create_bot_cgroup(LIMITS, root=fake_v2(tmp_path, controllers="cpu"), own_paths={"": "/"}) is None
+
+
+def test_a_cgroup_that_vanishes_while_its_limits_are_written_is_an_error_that_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # For real, on v1: one directory per controller, and the pids one removed (as a sweep or an
+    # operator would) before its limit is written. The others must not stay behind.
+    if os.geteuid() != 0 or detect_version() != 1:
+        pytest.skip("needs root and cgroup v1 (v2 makes one directory, which the fake tests cover)")
+    write = cgroups._write
+    made: list[Path] = []
+
+    def vanishing(path: Path, value: str) -> None:
+        made.append(path.parent)
+        if path.name == "pids.max":
+            path.parent.rmdir()
+        write(path, value)
+
+    monkeypatch.setattr(cgroups, "_write", vanishing)
+    with pytest.raises(FileNotFoundError, match=r"arena-bot-.*pids\.max"):
+        create_bot_cgroup(LIMITS)
+    name = made[0].name
+    assert name.startswith("arena-bot-")
+    left = list(cgroups.CGROUP_ROOT.glob(f"*/**/{name}"))
+    for directory in left:  # this test's own, should the code under test have left them
+        directory.rmdir()
+    assert left == []

@@ -336,7 +336,7 @@ def first_answer(arena, name: str) -> workers.sandbox.BotProcess:
     bot_dir = staging.add_bot(package.directory, package.sha256)
     bot = start_bot(
         python_bot_command(package.entry), bot_dir, runtime_dir=staging.runtime, limits=Limits(),
-        slot=arena.slot, uid_base=arena.uid_base,
+        slot=arena.lone_bot_slot, uid_base=arena.uid_base,
     )  # fmt: skip
     state = engines.get("watch").new_initial_state()
     start = {"type": "start", "protocol": 2, "game": "watch", "rules_version": "1", "player": 0,
@@ -415,11 +415,12 @@ def test_an_answer_the_parser_chokes_on_is_that_bots_forfeit_not_a_voided_series
     assert series.document["score"] is not None  # the series has a result: the other bot wins it
 
 
-def test_nul_controls_and_escapes_in_stderr_never_reach_the_record(arena) -> None:
+def test_nul_controls_escapes_and_bidi_controls_in_stderr_never_reach_the_record(arena) -> None:
     series = arena.play("stderr_escapes")
     series.assert_completed()
     text = series.document["stderr"][0]["text"]
     assert "before\ufffdnul red  bell\ufffd del\ufffd back\ufffd tab\tafter\n" in text
+    assert "rtl \ufffdgol eht\ufffd iso \ufffdx\ufffd marks \ufffd\ufffd\ufffd\n" in text  # nothing reads backwards
     assert not any(ord(char) < 32 and char not in "\t\n" for char in text)
     assert "\x1b" not in text
     assert "pwned" not in text

@@ -26,7 +26,6 @@ from workers.celery_app import configure
 from workers.referee import process_slot
 
 REPO = Path(__file__).resolve().parents[2]
-REDIS_URL = "redis://127.0.0.1:6379/13"
 
 
 def make_archive(source: Path, target: Path) -> tuple[str, str]:
@@ -53,15 +52,19 @@ def spec_for(tmp_path: Path, bots: list[Path], games: int = 2, series_id: int = 
 
 
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
-    try:
-        redis.Redis.from_url(REDIS_URL).flushdb()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis must run on 127.0.0.1:6379 for the worker tests (.ci/setup --services starts it): {exc}")
+def redis_url(own_redis_server: str) -> str:
+    """This module's database of the run's own Redis server (tests/conftest.py), emptied first."""
+    url = f"{own_redis_server}/13"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+@pytest.fixture
+def worker(tmp_path: Path, redis_url: str) -> Iterator[subprocess.Popen[str]]:
     env = {
         **os.environ,
-        "ARENA_BROKER_URL": REDIS_URL,
-        "ARENA_RESULT_BACKEND": REDIS_URL,
+        "ARENA_BROKER_URL": redis_url,
+        "ARENA_RESULT_BACKEND": redis_url,
         "ARENA_WORKER_CACHE": str(tmp_path / "cache"),
     }
     process = subprocess.Popen(
@@ -91,8 +94,8 @@ def worker(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
         process.wait()
 
 
-def client() -> Celery:
-    return configure(Celery("test-client"), REDIS_URL, REDIS_URL)
+def client(redis_url: str) -> Celery:
+    return configure(Celery("test-client"), redis_url, redis_url)
 
 
 def pool_children(pid: int) -> list[int]:
@@ -118,10 +121,10 @@ def processes_of_uids(uids: set[int]) -> list[int]:
     return found
 
 
-def test_it_runs_a_series_from_a_spec_and_returns_the_result_document(worker, tmp_path: Path) -> None:
+def test_it_runs_a_series_from_a_spec_and_returns_the_result_document(worker, redis_url: str, tmp_path: Path) -> None:
     packages = REPO / "bots" / "watch" / "packages"
     spec = spec_for(tmp_path, [packages / "greedy", packages / "random"])
-    outcome = client().send_task("arena.run_series", args=[spec], queue="matches").get(timeout=120)
+    outcome = client(redis_url).send_task("arena.run_series", args=[spec], queue="matches").get(timeout=120)
     document = outcome["result"]
     assert outcome["series_id"] == 1
     assert document["sandbox"] == "bwrap"
@@ -131,10 +134,10 @@ def test_it_runs_a_series_from_a_spec_and_returns_the_result_document(worker, tm
     assert outcome["result"]["games"][0]["actions"]  # the replay travels in the result
 
 
-def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, tmp_path: Path) -> None:
+def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, redis_url: str, tmp_path: Path) -> None:
     slow = REPO / "tests" / "workers" / "hostile" / "polite_slow"  # 40 ms a move: the series takes seconds
     spec = spec_for(tmp_path, [slow, slow], games=4, series_id=7)
-    result = client().send_task("arena.run_series", args=[spec], queue="matches")
+    result = client(redis_url).send_task("arena.run_series", args=[spec], queue="matches")
     # Wait until the pool process is refereeing (its bots exist), then kill it mid-series.
     deadline = time.monotonic() + 30
     victim = None
@@ -156,12 +159,12 @@ def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, t
     assert processes_of_uids({100000 + slot * 8, 100000 + slot * 8 + 1}) == []
 
 
-def test_it_refuses_a_spec_for_rules_it_does_not_have(worker, tmp_path: Path) -> None:
+def test_it_refuses_a_spec_for_rules_it_does_not_have(worker, redis_url: str, tmp_path: Path) -> None:
     packages = REPO / "bots" / "watch" / "packages"
     spec = spec_for(tmp_path, [packages / "random", packages / "random"])
     spec["rules_version"] = "99"
     with pytest.raises(Exception, match="rules version '99' asked, this worker has '1'"):
-        client().send_task("arena.run_series", args=[spec], queue="matches").get(timeout=60)
+        client(redis_url).send_task("arena.run_series", args=[spec], queue="matches").get(timeout=60)
 
 
 def test_it_retries_and_then_fails_on_an_archive_that_does_not_match_its_hash(tmp_path: Path) -> None:

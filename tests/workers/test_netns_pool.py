@@ -60,7 +60,7 @@ def test_a_forked_worker_process_does_not_hand_out_its_parents_namespaces(sandbo
 
 
 def test_a_bot_whose_processes_may_outlive_it_does_not_pass_its_namespace_on(
-    sandbox_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sandbox_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_bot: dict[str, int]
 ) -> None:
     bot = tmp_path / "bot"
     bot.mkdir()
@@ -68,7 +68,7 @@ def test_a_bot_whose_processes_may_outlive_it_does_not_pass_its_namespace_on(
     staging = shared_staging()
     process = start_bot(
         python_bot_command("main.py"), staging.add_bot(bot, "netns-outlive"), runtime_dir=staging.runtime,
-        limits=Limits(), slot=8001,
+        limits=Limits(), **lone_bot,
     )  # fmt: skip
     netns = process.netns
     assert netns is not None

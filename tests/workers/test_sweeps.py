@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from workers.cgroups import CGROUP_ROOT, detect_version, sweep_stale_cgroups
+from workers.cgroups import CGROUP_ROOT, STALE_AFTER_SECONDS, detect_version, sweep_stale_cgroups
 from workers.sandbox import sweep_stale_staging
 
 
@@ -30,30 +33,58 @@ def cgroup_hierarchy() -> Path:
     return CGROUP_ROOT / ("pids" if detect_version() == 1 else "")
 
 
-def test_it_removes_an_empty_bot_cgroup_and_keeps_one_with_a_process(cgroup_hierarchy: Path) -> None:
-    empty = cgroup_hierarchy / f"arena-bot-test-{uuid.uuid4().hex[:8]}"
-    busy = cgroup_hierarchy / f"arena-bot-test-{uuid.uuid4().hex[:8]}"
-    empty.mkdir()
-    busy.mkdir()
+@pytest.fixture
+def own_prefix(cgroup_hierarchy: Path) -> Iterator[str]:
+    """A cgroup name prefix of this test's own; whatever it made under it is removed afterwards.
+
+    The tests sweep under it and nothing else: the host's other bot cgroups (another suite's, a
+    live ladder's, one a series made a moment ago and its bot is about to join) are never touched.
+    """
+    prefix = f"arena-bot-test-{uuid.uuid4().hex[:8]}-"
+    yield prefix
+    for directory in cgroup_hierarchy.glob(f"{prefix}*"):
+        with contextlib.suppress(OSError):
+            directory.rmdir()
+
+
+def test_it_removes_an_empty_bot_cgroup_and_keeps_one_with_a_process(cgroup_hierarchy: Path, own_prefix: str) -> None:
+    empty = cgroup_hierarchy / f"{own_prefix}empty"
+    busy = cgroup_hierarchy / f"{own_prefix}busy"
+    # Named as a bot cgroup a concurrent series has just made (another run's, as far as the sweep
+    # can tell): empty, because its bot has not joined it yet.
+    neighbour = cgroup_hierarchy / f"arena-bot-{uuid.uuid4().hex[:12]}"
+    for directory in (empty, busy, neighbour):
+        directory.mkdir()
     sleeper = subprocess.Popen(["sleep", "30"])
     try:
         (busy / "cgroup.procs").write_text(str(sleeper.pid))
-        sweep_stale_cgroups(min_age=0)
+        assert sweep_stale_cgroups(min_age=0, prefix=own_prefix) == 1
         assert not empty.exists()
         assert busy.exists()
+        assert neighbour.exists()
     finally:
         sleeper.kill()
         sleeper.wait()
-        for directory in (empty, busy):
+        for directory in (empty, busy, neighbour):
             if directory.exists():
                 directory.rmdir()
 
 
-def test_it_leaves_a_young_empty_cgroup_that_a_starting_bot_may_still_join(cgroup_hierarchy: Path) -> None:
-    young = cgroup_hierarchy / f"arena-bot-test-{uuid.uuid4().hex[:8]}"
+def test_it_leaves_a_young_empty_cgroup_that_a_starting_bot_may_still_join(
+    cgroup_hierarchy: Path, own_prefix: str
+) -> None:
+    young = cgroup_hierarchy / f"{own_prefix}young"
+    stale = cgroup_hierarchy / f"{own_prefix}stale"
     young.mkdir()
-    try:
-        sweep_stale_cgroups()
-        assert young.exists()
-    finally:
-        young.rmdir()
+    stale.mkdir()
+    two_minutes_ago = time.time() - 2 * STALE_AFTER_SECONDS
+    os.utime(stale, (two_minutes_ago, two_minutes_ago))
+    assert sweep_stale_cgroups(prefix=own_prefix) == 1  # the production sweep's minimum age
+    assert young.exists()
+    assert not stale.exists()
+
+
+def test_a_sweep_takes_only_bot_cgroups() -> None:
+    for prefix in ("", "arena-", "system.slice", "arena-bo"):
+        with pytest.raises(ValueError, match="must start with 'arena-bot-'"):
+            sweep_stale_cgroups(min_age=0, prefix=prefix)

@@ -35,6 +35,7 @@ from arena.bots.submissions import SubmissionError, submit_version
 from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
 from arena.web.ratelimits import upload_usage
+from workers.bot_text import quote
 from workers.botpkg import MAX_ARCHIVE_BYTES
 
 #: Room for the multipart framing and the bot name around an archive of the largest size.
@@ -86,7 +87,7 @@ class BotViewSet(viewsets.ReadOnlyModelViewSet):
         game = self.request.query_params.get("game")
         if game:
             if game not in engines.names():
-                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {game!r}"]})
+                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {quote(game)}"]})
             plays = BotVersion.objects.filter(Q(games__icontains=f'"{game}"') | Q(games=[]))
             bots = bots.filter(pk__in=plays.values("bot_id"))
         return bots.order_by("owner__username", "name")

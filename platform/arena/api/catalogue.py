@@ -29,6 +29,7 @@ from arena.ratings.models import Rating
 from arena.ratings.team_boards import ROLE_BOARDS, team_board
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 from arena.series.score_ladder import ladder_rows
+from workers.bot_text import quote
 
 #: The leaderboard's sort keys (``?ordering=key`` or ``-key``) and the columns they sort by.
 LEADERBOARD_ORDERINGS: dict[str, tuple[str, ...]] = {
@@ -67,7 +68,7 @@ class GameViewSet(viewsets.ViewSet):
 
     def retrieve(self, request: Request, name: str) -> Response:
         if name not in engines.names():
-            raise NotFound(f"no game {name!r}; this arena runs {', '.join(engines.names())}")
+            raise NotFound(f"no game {quote(name)}; this arena runs {', '.join(engines.names())}")
         return Response(GameSerializer(engines.get(name).info).data)
 
 
@@ -97,7 +98,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         game = self.request.query_params.get("game")
         if game:
             if game not in engines.names():
-                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {game!r}"]})
+                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {quote(game)}"]})
             seasons = seasons.filter(game=game)
         status = choice_param(self.request, "status", SeasonStatus.values)
         if status:
@@ -150,7 +151,8 @@ class LeaderboardView(generics.ListAPIView):
         descending = ordering.startswith("-")
         columns = LEADERBOARD_ORDERINGS.get(ordering.removeprefix("-"))
         if columns is None:
-            raise ValidationError({"ordering": [f"must be one of {', '.join(ORDERING_CHOICES)}, not {ordering!r}"]})
+            choices = ", ".join(ORDERING_CHOICES)
+            raise ValidationError({"ordering": [f"must be one of {choices}, not {quote(ordering)}"]})
         rank = Window(RowNumber(), order_by=[F("conservative").desc(), F("mu").desc(), F("version_id").asc()])
         rows = (
             Rating.objects.filter(season_id=self.kwargs["id"])
@@ -183,7 +185,7 @@ class LeaderboardView(generics.ListAPIView):
             return response
         ordering = request.query_params.get("ordering") or "rank"
         if ordering not in ("rank", "-rank"):
-            raise ValidationError({"ordering": [f"a score ladder sorts by rank or -rank, not {ordering!r}"]})
+            raise ValidationError({"ordering": [f"a score ladder sorts by rank or -rank, not {quote(ordering)}"]})
         rows = ladder_rows(season)  # a solo season rates nobody: its board is its score ladder
         if ordering == "-rank":
             rows.reverse()
@@ -199,10 +201,12 @@ class LeaderboardView(generics.ListAPIView):
         if not season.is_team:
             raise ValidationError({"role": [f"{season.game} is not a team game: its leaderboard has no roles"]})
         if role not in roles:
-            raise ValidationError({"role": [f"must be one of {', '.join(roles)}, not {role!r}"]})
+            raise ValidationError({"role": [f"must be one of {', '.join(roles)}, not {quote(role)}"]})
         ordering = request.query_params.get("ordering") or "rank"
         if ordering not in ("rank", "-rank"):
-            raise ValidationError({"ordering": [f"a team game's leaderboard sorts by rank or -rank, not {ordering!r}"]})
+            raise ValidationError(
+                {"ordering": [f"a team game's leaderboard sorts by rank or -rank, not {quote(ordering)}"]}
+            )
         rows = team_board(season, role)
         if ordering == "-rank":
             rows.reverse()

@@ -24,6 +24,7 @@ from django.utils import timezone
 from arena.bots import notices, signals
 from arena.bots.artifacts import pack_directory, store_archive
 from arena.bots.models import BOT_NAME_REGEX, Bot, BotVersion
+from workers.bot_text import quote
 from workers.botpkg import MAX_ARCHIVE_BYTES, BotPackage, BotPackageError, archive_kind, load_bot_package
 
 Status = BotVersion.Status
@@ -46,7 +47,9 @@ def submit_version(owner: AbstractBaseUser, bot_name: str, archive_path: Path | 
     stored nothing, when the package or the names are unusable.
     """
     if not re.fullmatch(BOT_NAME_REGEX, bot_name):
-        raise SubmissionError(f"bot name {bot_name!r} is not 1-40 letters, digits, '-' or '_'; choose one like my-bot")
+        raise SubmissionError(
+            f"bot name {quote(bot_name)} is not 1-40 letters, digits, '-' or '_'; choose one like my-bot"
+        )
     if not owner.is_active:
         raise SubmissionError(f"user {owner.get_username()!r} is inactive and cannot submit bots")
     source = Path(archive_path)

@@ -135,6 +135,39 @@ def test_the_leaderboard_orders_by_a_whitelisted_column_and_keeps_the_rank(
 def test_pages_are_bounded(big_season: Season, client_for: Callable) -> None:
     client = client_for(None)
     url = f"/api/seasons/{big_season.pk}/leaderboard/"
-    assert len(client.get(url + "?limit=100000").json()["results"]) == 500
-    assert client.get(url + "?offset=99999999999999999999999999").json()["results"] == []
-    assert len(client.get(url + "?limit=abc&offset=-5").json()["results"]) == 50  # the defaults
+    assert len(client.get(url + "?limit=500").json()["results"]) == 500
+    assert client.get(url + "?offset=99999999999999999999999999").json()["results"] == []  # past any table
+    assert len(client.get(url + "?limit=&offset=").json()["results"]) == 50  # empty is absent: the defaults
+
+
+def test_a_limit_or_offset_the_schema_does_not_allow_is_400_naming_it(
+    db: None, owner: Any, client_for: Callable
+) -> None:
+    """The schema says limit 1 to 500 and offset from 0; DRF would quietly use its default or cap it instead."""
+    season = Season.objects.create(name="Paged", game="watch")
+    client = client_for(owner)
+    lists = ["/api/seasons/", f"/api/seasons/{season.pk}/leaderboard/", "/api/bots/", "/api/versions/",
+             "/api/series/", "/api/tokens/"]  # fmt: skip
+    bad = {
+        "offset=-1": ("offset", "must be a whole number from 0 (the first result), not '-1'"),
+        "offset=1.5": ("offset", "not '1.5'"),
+        "offset=abc": ("offset", "not 'abc'"),
+        "offset=%2B3": ("offset", "not '+3'"),
+        "offset=%D9%A3": ("offset", "not '\u0663'"),  # ARABIC-INDIC DIGIT THREE: int() takes it, the schema not
+        "limit=-1": ("limit", "must be a whole number from 1 to 500, not '-1'"),
+        "limit=0": ("limit", "not '0'"),
+        "limit=501": ("limit", "not '501'"),
+        "limit=100000": ("limit", "not '100000'"),
+        "limit=" + "9" * 5000: ("limit", f"not '{'9' * 80}'… (5,000 characters)"),
+        "limit=ten": ("limit", "not 'ten'"),
+        "limit=%2010": ("limit", "not ' 10'"),
+    }
+    for url in lists:
+        assert client.get(url + "?limit=500&offset=0").status_code == 200, url
+        assert client.get(url + "?limit=1&offset=123456789012345678901234567890").status_code == 200, url
+        for query, (name, message) in bad.items():
+            response = client.get(f"{url}?{query}")
+            assert response.status_code == 400, (url, query)
+            body = response.json()
+            assert list(body) == [name], (url, query, body)
+            assert message in body[name][0], (url, query, body)

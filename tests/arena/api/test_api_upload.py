@@ -200,3 +200,19 @@ def test_too_many_uploads_are_429_with_the_retry_time(
     assert BotVersion.objects.count() == 1
     assert client.get("/api/versions/").status_code == 200  # browsing is not limited
     assert upload(client_for(other), tar_gz(GOOD)).status_code == 201  # the limit is per user
+
+
+def test_a_huge_name_in_bot_toml_is_quoted_short_in_the_400(
+    owner: Any, client_for: Callable, artifact_dir: Path
+) -> None:
+    """bot.toml's name of 60,000 characters (and as many in the bot name field): an error of a line, not 60 KB."""
+    manifest = b'name = "' + b"n" * 60_000 + b'"\nentry = "main.py"\n'
+    response = upload(client_for(owner), tar_gz({"bot.toml": manifest, "main.py": b""}))
+    assert response.status_code == 400, response.content[:500]
+    (error,) = response.json()["archive"]
+    assert error.startswith(f"bot.toml: name '{'n' * 80}'… (60,000 characters) is not 1-40 letters"), error[:300]
+    assert len(response.content) < 1000
+    response = upload(client_for(owner), tar_gz(GOOD), bot="b" * 60_000)
+    assert response.status_code == 400
+    assert len(response.content) < 1000
+    assert_nothing_stored(artifact_dir)

@@ -192,7 +192,7 @@ def missing_path(tmp_path: Path, write_bot: Callable[..., Path]) -> Path:
     [
         (not_a_bot, "notes.txt: not a bot directory, .zip or .tar.gz archive"),
         (missing_manifest, "no bot.toml at the top of the package"),
-        (unknown_manifest_key, "bot.toml has unknown key(s) language"),
+        (unknown_manifest_key, "bot.toml has unknown key(s) 'language'"),
         (zip_escaping_its_folder, "evil.zip: the member '../outside.txt' goes up with '..'"),
         (symlink_in_directory, "is a symbolic link"),
         (corrupt_tar_gz, "broken.tar.gz"),
@@ -233,7 +233,7 @@ def test_it_refuses_a_bad_second_version_and_keeps_the_first(
     assert files_under(artifact_dir) == [first.archive_key]
 
 
-@pytest.mark.parametrize("bot_name", ["", "has space", "x" * 41, "../etc", "name\n"])
+@pytest.mark.parametrize("bot_name", ["", "has space", "x" * 41, "../etc", "name\n", "\u202eevil", "y" * 60_000])
 def test_it_refuses_a_bad_bot_name(
     user: Any,
     write_bot: Callable[..., Path],
@@ -241,8 +241,11 @@ def test_it_refuses_a_bad_bot_name(
     files_under: Callable[[Path], list[str]],
     bot_name: str,
 ) -> None:
-    with pytest.raises(SubmissionError, match="is not 1-40 letters, digits, '-' or '_'"):
+    with pytest.raises(SubmissionError, match="is not 1-40 letters, digits, '-' or '_'") as caught:
         submit_version(user, bot_name, write_bot())
+    assert len(str(caught.value)) < 200  # a short prefix of the name, every character of it visible
+    assert "\n" not in str(caught.value)
+    assert "\u202e" not in str(caught.value)
     assert Bot.objects.count() == 0
     assert files_under(artifact_dir) == []
 

@@ -1,6 +1,6 @@
 """The inventory: a queued series that Redis holds nowhere is sent again, with its seed, within a minute.
 
-Against real Redis (its own database index): series are sent as the platform
+Against real Redis (a database of the run's own server, tests/conftest.py): series are sent as the platform
 sends them with a broker, then lost the ways production loses them: the
 queue emptied (Redis restarted without persistence), a message left in the
 unacked hash by a worker that died, a lease that expired.
@@ -24,23 +24,20 @@ from arena.series.models import Series, SeriesSeat, SeriesState
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REDIS_URL = "redis://127.0.0.1:6379/10"
 NO_GRACE = timedelta(0)
 
 
 @pytest.fixture
-def broker(settings: Any) -> Iterator[redis.Redis]:
+def broker(settings: Any, own_redis_server: str) -> Iterator[redis.Redis]:
     """The platform's Celery app sending through this test's Redis database, emptied before and after."""
     from arena.celeryconf import app
 
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.flushdb()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis must run on 127.0.0.1:6379 (.ci/setup --services starts it): {exc}")
-    changes = {"broker_url": REDIS_URL, "task_always_eager": False}
+    url = f"{own_redis_server}/10"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    changes = {"broker_url": url, "task_always_eager": False}
     saved = {key: app.conf.get(key) for key in changes}
-    settings.CELERY_BROKER_URL = REDIS_URL
+    settings.CELERY_BROKER_URL = url
 
     def reset() -> None:
         if app._pool is not None:

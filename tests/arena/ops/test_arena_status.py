@@ -26,7 +26,6 @@ from arena.series.models import Series, SeriesState
 
 pytestmark = pytest.mark.django_db
 
-TEST_BROKER = "redis://127.0.0.1:6379/14"
 ROOT = Path(__file__).resolve().parents[3]
 #: kombu's list for priority step 3 of a queue (kombu.transport.redis: "<queue>\x06\x16<step>").
 PRIORITY_3 = "\x06\x163"
@@ -39,14 +38,19 @@ def run(*args: str) -> str:
 
 
 @pytest.fixture
-def broker(settings: Any) -> Iterator[redis.Redis]:
-    """Point the platform at Redis database 14 and clear the queue lists before and after."""
-    settings.CELERY_BROKER_URL = TEST_BROKER
-    client = redis.Redis.from_url(TEST_BROKER)
-    keys = ["matches", "platform", f"matches{PRIORITY_3}"]
-    client.delete(*keys)
+def test_broker(own_redis_server: str) -> str:
+    """Database 14 of the run's own Redis server (tests/conftest.py)."""
+    return f"{own_redis_server}/14"
+
+
+@pytest.fixture
+def broker(settings: Any, test_broker: str) -> Iterator[redis.Redis]:
+    """Point the platform at the test broker, emptied before and after."""
+    settings.CELERY_BROKER_URL = test_broker
+    client = redis.Redis.from_url(test_broker)
+    client.flushdb()
     yield client
-    client.delete(*keys)
+    client.flushdb()
     client.close()
 
 
@@ -78,10 +82,10 @@ def test_an_unreachable_broker_is_reported_without_its_password(settings: Any) -
 
 
 @pytest.fixture
-def match_worker(broker: redis.Redis) -> Iterator[str]:
+def match_worker(broker: redis.Redis, test_broker: str) -> Iterator[str]:
     """A real match worker (workers.celery_app, queue "matches") on the test broker; yields its name."""
     name = f"w3-status-{os.getpid()}@localhost"
-    environment = {**os.environ, "ARENA_BROKER_URL": TEST_BROKER, "PYTHONPATH": str(ROOT)}
+    environment = {**os.environ, "ARENA_BROKER_URL": test_broker, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-Q", "matches"]
     process = subprocess.Popen(
         [*command, "--pool", "solo", "-n", name, "--without-mingle", "--without-gossip", "-l", "warning"],
@@ -96,9 +100,6 @@ def match_worker(broker: redis.Redis) -> Iterator[str]:
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
-        bindings = list(broker.scan_iter("_kombu.binding*"))  # the worker declared its queue's exchange bindings
-        if bindings:
-            broker.delete(*bindings)
 
 
 def test_it_lists_the_workers_that_answer_with_their_queues(match_worker: str) -> None:

@@ -29,9 +29,9 @@ def test_a_scraper_with_the_token_reads_the_figures(settings: Any, season: Any) 
     assert "arena_results_waiting 0" in text
 
 
-def test_queue_depths_come_from_redis(settings: Any) -> None:
+def test_queue_depths_come_from_redis(settings: Any, own_redis_server: str) -> None:
     settings.ARENA_METRICS_TOKEN = "t"
-    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/9"
+    settings.CELERY_BROKER_URL = f"{own_redis_server}/9"  # the run's own Redis server (tests/conftest.py)
     text = Client().get("/ops/metrics", HTTP_AUTHORIZATION="Bearer t").content.decode()
     assert 'arena_queue_messages{queue="matches"} ' in text
     assert 'arena_queue_messages{queue="platform"} ' in text

@@ -40,17 +40,20 @@ def test_staff_see_queues_throughput_stuck_and_failed_series_and_seasons(
     assert "No worker answered" not in page
 
 
-def test_staff_see_the_queue_depths_from_redis(admin_client: Client, settings: Any, db: None) -> None:
-    settings.CELERY_BROKER_URL = "redis://:s3cret@127.0.0.1:6379/14"
-    client = redis.Redis.from_url("redis://127.0.0.1:6379/14")
+def test_staff_see_the_queue_depths_from_redis(
+    admin_client: Client, settings: Any, db: None, own_redis_server: str
+) -> None:
+    url = f"{own_redis_server}/14"  # the run's own Redis server (tests/conftest.py)
+    settings.CELERY_BROKER_URL = url.replace("redis://", "redis://:s3cret@")
+    client = redis.Redis.from_url(url)
     try:
-        client.delete("matches", "platform", "arena:results")
+        client.flushdb()
         client.rpush("matches", b"fake", b"fake")
         for n in range(3):  # results appended by match workers, not yet drained
             client.xadd("arena:results", {"outcome": str(n)})
         page = admin_client.get(reverse("ops")).content.decode()
     finally:
-        client.delete("matches", "platform", "arena:results")
+        client.flushdb()
         client.close()
     assert '<th scope="row">matches</th><td class="queue-depth">2</td>' in page
     assert '<th scope="row">platform</th><td class="queue-depth">0</td>' in page

@@ -1,6 +1,6 @@
 """The results stream: match workers append, the platform drains in batches, every result recorded exactly once.
 
-Against real Redis (its own database index) and the suite's database: the
+Against real Redis (a database of the run's own server, tests/conftest.py) and the suite's database: the
 worker's side is workers/delivery.py's ``publish``, the platform's
 arena/ratings/inflow.py and the ``arena.drain_results`` task.
 """
@@ -27,27 +27,27 @@ from workers.celery_app import configure
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REDIS_URL = "redis://127.0.0.1:6379/7"
+
+@pytest.fixture
+def redis_url(own_redis_server: str) -> str:
+    return f"{own_redis_server}/7"
 
 
 @pytest.fixture
-def stream(settings: Any) -> Iterator[redis.Redis]:
+def stream(settings: Any, redis_url: str) -> Iterator[redis.Redis]:
     """This test's Redis database, emptied before and after; the platform's broker points at it."""
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.flushdb()
-    except redis.ConnectionError as exc:
-        pytest.fail(f"Redis must run on 127.0.0.1:6379 (.ci/setup --services starts it): {exc}")
-    settings.CELERY_BROKER_URL = REDIS_URL
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    settings.CELERY_BROKER_URL = redis_url
     yield client
     client.flushdb()
     delivery._STREAM_CLIENTS.clear()
 
 
 @pytest.fixture
-def worker_app() -> Celery:
+def worker_app(redis_url: str) -> Celery:
     """A match worker's Celery app on this test's Redis."""
-    return configure(Celery("stream-test-worker", set_as_current=False), REDIS_URL)
+    return configure(Celery("stream-test-worker", set_as_current=False), redis_url)
 
 
 def outcomes(season: Season, field: list[BotVersion], count: int) -> list[dict[str, Any]]:

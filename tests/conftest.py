@@ -1,0 +1,32 @@
+"""Fixtures for the whole suite: a Redis server of this run's own.
+
+A test touches only what it created. The machine's Redis on 6379 is shared by
+every copy of the suite running there (another engineer's, CI's) and perhaps a
+live ladder: a test that flushed one of its databases, or sent to its
+``matches`` queue, would empty another run's queues or have another run's
+match worker take its series. So tests that need Redis take a database of
+:func:`own_redis_server` instead: a ``redis-server`` started for this pytest
+process on a free port (tests/arena/services.py), stopped at its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.arena.services import OwnRedis
+
+
+@pytest.fixture(scope="session")
+def own_redis_server() -> Iterator[str]:
+    """The URL (``redis://127.0.0.1:<port>``, no database) of a Redis server only this run uses."""
+    server = OwnRedis()
+    try:
+        server.start()
+    except FileNotFoundError:
+        pytest.fail("redis-server is missing: run `bash .ci/setup --services` (the suite starts its own server)")
+    try:
+        yield server.url.rsplit("/", 1)[0]
+    finally:
+        server.remove()
