@@ -20,7 +20,6 @@ import json
 import os
 import random
 import selectors
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -32,6 +31,7 @@ from engines import score_ladder, teams
 from workers import bot_text
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
+from workers.slots import SlotError, SlotLease, lease_slot
 
 PROTOCOL_VERSION = 1
 
@@ -106,9 +106,10 @@ class SeriesSpec:
     time_control: TimeControl = field(default_factory=TimeControl)
     limits: Limits = field(default_factory=Limits)
     sandbox: str = "auto"  # auto (bwrap, or an error saying why not), bwrap, none
-    # Worker slot: bot i runs as host uid uid_base + slot * 8 + i, so bots of
-    # concurrent series never share a uid (nor its process limit). None leases
-    # one for the length of the series (SlotLeases): what workers and local runs use.
+    # Worker slot: bot i runs as host uid uid_base + slot * 8 + i. The referee
+    # leases a slot host-wide for the length of the series (workers/slots.py),
+    # so bots of concurrent series never share a uid (nor its process limit):
+    # this one if free, else the next free one. None: the one its pid gives.
     slot: int | None = None
     uid_base: int = 100000
     max_line_bytes: int = 64 * 1024
@@ -156,51 +157,16 @@ def _dumps(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-SLOTS = 8192  # bot uids run from uid_base to uid_base + SLOTS * 8 - 1
-
-
-class SlotLeases:
-    """Worker slots for referees that were given none: distinct for every series running in this process.
-
-    A match worker's process runs one series at a time, but the embedded
-    platform runs several in threads of one process: each needs slots of its
-    own, or their bots would share uids (and one series' clean-up would wait
-    for, and could reap, the other's bots). Each lease's slot: :func:`process_slot`.
-    """
-
-    def __init__(self) -> None:
-        self._held: set[int] = set()
-        self._lock = threading.Lock()
-
-    def lease(self) -> tuple[int, int]:
-        """Return ``(lease, slot)``: the lowest lease no running series holds, and its slot."""
-        with self._lock:
-            lease = next(number for number in range(len(self._held) + 1) if number not in self._held)
-            self._held.add(lease)
-        return lease, process_slot(os.getpid(), lease)
-
-    def give_back(self, lease: int) -> None:
-        with self._lock:
-            self._held.discard(lease)
-
-
-def process_slot(pid: int, lease: int = 0) -> int:
-    """Return the slot of process ``pid``'s ``lease``-th series running at once.
-
-    A process's first series has the slot its pid always gave (``pid % SLOTS``), so two
-    processes collide no more often than before; further leases step by an odd number,
-    which keeps every lease of one process on a slot of its own.
-    """
-    return (pid + lease * 4099) % SLOTS
-
-
-SLOT_LEASES = SlotLeases()
-
-
 class Referee:
-    """Runs one series; use :func:`run_series`."""
+    """Runs one series; use :func:`run_series`.
 
-    def __init__(self, spec: SeriesSpec, log: Callable[[str], None] | None = None) -> None:
+    ``slot_lease``: a slot the caller has leased (workers/slots.py) and gives
+    back itself, for its bots; otherwise the referee leases one for the series.
+    """
+
+    def __init__(
+        self, spec: SeriesSpec, log: Callable[[str], None] | None = None, *, slot_lease: SlotLease | None = None
+    ) -> None:
         self.spec = spec
         declared = engines.declaration(spec.game or engines.flagship())
         self.declared = declared
@@ -222,8 +188,11 @@ class Referee:
         if problem:
             raise ValueError(problem)
         self.mode = resolve_mode(spec.sandbox)
-        self.slot = spec.slot  # leased by start_bots when not given
-        self._lease: int | None = None
+        if slot_lease is not None and slot_lease.uid_base != spec.uid_base:
+            raise ValueError(f"the slot lease is for uid_base {slot_lease.uid_base}, the series' is {spec.uid_base}")
+        self.slot = spec.slot if slot_lease is None else slot_lease.slot  # the one leased, from start_bots on
+        self._given_lease = slot_lease
+        self._lease: SlotLease | None = None  # the one start_bots leased, given back by stop_bots
         self.log = log or (lambda message: None)
         self.seats: list[Seat] = []
         self.selector = selectors.DefaultSelector()
@@ -231,9 +200,13 @@ class Referee:
     # -- process plumbing -----------------------------------------------------------
     def start_bots(self) -> None:
         staging = shared_staging()
-        if self.slot is None:
-            self._lease, self.slot = SLOT_LEASES.lease()
-        slot = self.slot
+        lease = self._given_lease
+        if lease is None:
+            try:
+                lease = self._lease = lease_slot(self.slot, self.spec.uid_base)
+            except SlotError as exc:
+                raise SandboxFailure(f"no worker slot for the bots: {exc}") from exc
+        slot = self.slot = lease.slot
         for player, package in enumerate(self.spec.bots):
             bot_dir = staging.add_bot(package.directory, package.sha256)
             process = start_bot(
@@ -269,8 +242,8 @@ class Referee:
             self._pump(seat, 0)
             seat.process.kill()
         self.selector.close()
-        if self._lease is not None:
-            SLOT_LEASES.give_back(self._lease)
+        if self._lease is not None:  # every bot is dead: its uids are free for the next series
+            self._lease.release()
             self._lease = None
 
     def _send(self, seat: Seat, message: dict[str, Any]) -> None:
@@ -615,9 +588,11 @@ class Referee:
         return self.game.score_series(games, len(self.seats))
 
 
-def run_series(spec: SeriesSpec, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run the series that ``spec`` describes and return its result document."""
-    return Referee(spec, log).run()
+def run_series(
+    spec: SeriesSpec, log: Callable[[str], None] | None = None, *, slot_lease: SlotLease | None = None
+) -> dict[str, Any]:
+    """Run the series that ``spec`` describes and return its result document (``slot_lease``: :class:`Referee`)."""
+    return Referee(spec, log, slot_lease=slot_lease).run()
 
 
 def write_replay(document: dict[str, Any], path: Path) -> None:

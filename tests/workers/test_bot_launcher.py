@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from workers.botpkg import load_bot_package
-from workers.sandbox import STARTED_MARKER, Limits, python_bot_command, shared_staging, start_bot
+from workers.sandbox import STARTED_MARKER, Limits, SandboxError, python_bot_command, shared_staging, start_bot
+from workers.slots import UIDS_PER_SLOT, holds_uid, lease_slot
 
 HOSTILE = Path(__file__).parent / "hostile"
 
@@ -19,18 +20,19 @@ def run_bot(tmp_path: Path, source: str) -> tuple[int, str]:
     bot.mkdir()
     (bot / "main.py").write_text(source)
     staging = shared_staging()
-    process = start_bot(
-        python_bot_command("main.py"),
-        staging.add_bot(bot, f"launcher-{abs(hash(source))}"),
-        runtime_dir=staging.runtime,
-        limits=Limits(),
-        slot=8000,
-    )
-    try:
-        _, stderr = process.popen.communicate(b"", timeout=30)
-        return process.popen.returncode, stderr.decode()
-    finally:
-        process.kill()
+    with lease_slot(1000) as lease:  # its uids: 100000 + slot * 8 + player
+        process = start_bot(
+            python_bot_command("main.py"),
+            staging.add_bot(bot, f"launcher-{abs(hash(source))}"),
+            runtime_dir=staging.runtime,
+            limits=Limits(),
+            slot=lease.slot * UIDS_PER_SLOT,
+        )
+        try:
+            _, stderr = process.popen.communicate(b"", timeout=30)
+            return process.popen.returncode, stderr.decode()
+        finally:
+            process.kill()
 
 
 def test_a_bot_on_the_sdk_starts_without_json_re_runpy_or_site(sandbox_ready: None, tmp_path: Path) -> None:
@@ -121,11 +123,17 @@ def test_series_running_side_by_side_in_one_process_get_slots_and_uids_of_their_
     for document in documents:
         assert [game["forfeit"] for game in document["games"]] == [None, None]
     assert len(set(slots)) == 4, slots  # four bots, four slots, so four uids
-    assert not workers.referee.SLOT_LEASES._held  # every lease given back
+    assert not any(holds_uid(100000 + slot) for slot in slots)  # every lease given back
 
 
-def test_a_processs_first_slot_is_its_pids_and_its_leases_never_share_one() -> None:
-    from workers.referee import SLOTS, process_slot
-
-    assert process_slot(123456) == 123456 % SLOTS  # processes collide no more often than by pid alone
-    assert len({process_slot(123456, lease) for lease in range(64)}) == 64
+def test_a_bot_is_not_started_as_root_at_a_uid_of_a_slot_nobody_leased(sandbox_ready: None, tmp_path: Path) -> None:
+    """start_bot called directly (tests, benchmarks) must hold the slot, as a referee does."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_text("pass\n")
+    staging = shared_staging()
+    with lease_slot(1000) as lease:
+        unleased = (lease.slot + 1) * UIDS_PER_SLOT  # the next slot's first uid: not this process's
+        with pytest.raises(SandboxError, match=f"bot uid {100000 + unleased} is not in a worker slot"):
+            start_bot(python_bot_command("main.py"), staging.add_bot(bot, "unleased"), runtime_dir=staging.runtime,
+                      limits=Limits(), slot=unleased)  # fmt: skip
