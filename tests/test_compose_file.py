@@ -9,6 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from workers.slots import DEFAULT_SLOT_DIR, SLOT_DIR_VARIABLE
+
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
@@ -22,7 +24,19 @@ def test_it_gives_match_workers_the_broker_and_nothing_secret() -> None:
     assert worker["environment"] == {"ARENA_BROKER_URL": "redis://redis:6379/0"}
     assert "matches" in worker["command"]
     # No shared files with the platform: archives come by signed URL from web (tests/arena/test_multi_host.py).
-    assert worker["volumes"] == ["/sys/fs/cgroup:/sys/fs/cgroup:rw"]
+    assert worker["volumes"] == ["/sys/fs/cgroup:/sys/fs/cgroup:rw", f"{DEFAULT_SLOT_DIR}:{DEFAULT_SLOT_DIR}:rw"]
+
+
+def test_every_match_worker_container_leases_bot_uids_in_the_hosts_one_slot_directory() -> None:
+    # Containers number their processes from 1 each: only a lock in one directory of the host keeps
+    # two of them from running bots as one host uid (workers/slots.py). The host path is fixed, so
+    # every container of a scaled-out worker mounts the same one, where the allocator looks by default.
+    worker = COMPOSE["services"]["worker"]
+    mounts = [volume.split(":") for volume in worker["volumes"]]
+    assert [mount for mount in mounts if mount[1] == DEFAULT_SLOT_DIR] == [[DEFAULT_SLOT_DIR, DEFAULT_SLOT_DIR, "rw"]]
+    assert SLOT_DIR_VARIABLE not in worker["environment"]
+    others = [name for name, service in COMPOSE["services"].items() if name != "worker" and "volumes" in service]
+    assert not [name for name in others if any(DEFAULT_SLOT_DIR in v for v in COMPOSE["services"][name]["volumes"])]
 
 
 def test_it_points_platform_services_at_postgres_redis_and_the_artifact_store() -> None:

@@ -27,7 +27,6 @@ import gzip
 import json
 import os
 import selectors
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -39,6 +38,7 @@ from engines import score_ladder, teams
 from workers import bot_text, chance
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
+from workers.slots import SlotError, SlotLease, lease_slot
 
 PROTOCOL_VERSION = 2
 
@@ -117,9 +117,10 @@ class SeriesSpec:
     time_control: TimeControl = field(default_factory=TimeControl)
     limits: Limits = field(default_factory=Limits)
     sandbox: str = "auto"  # auto (bwrap, or an error saying why not), bwrap, none
-    # Worker slot: bot i runs as host uid uid_base + slot * 8 + i, so bots of
-    # concurrent series never share a uid (nor its process limit). None leases
-    # one for the length of the series (SlotLeases): what workers and local runs use.
+    # Worker slot: bot i runs as host uid uid_base + slot * 8 + i. The referee
+    # leases a slot host-wide for the length of the series (workers/slots.py),
+    # so bots of concurrent series never share a uid (nor its process limit):
+    # this one if free, else the next free one. None: the one its pid gives.
     slot: int | None = None
     uid_base: int = 100000
     max_line_bytes: int = 64 * 1024
@@ -215,47 +216,6 @@ class DecisionClock:
         return max(0.0, self.waited_s - allowance_s) + self.working_s()
 
 
-SLOTS = 8192  # bot uids run from uid_base to uid_base + SLOTS * 8 - 1
-
-
-class SlotLeases:
-    """Worker slots for referees that were given none: distinct for every series running in this process.
-
-    A match worker's process runs one series at a time, but the embedded
-    platform runs several in threads of one process: each needs slots of its
-    own, or their bots would share uids (and one series' clean-up would wait
-    for, and could reap, the other's bots). Each lease's slot: :func:`process_slot`.
-    """
-
-    def __init__(self) -> None:
-        self._held: set[int] = set()
-        self._lock = threading.Lock()
-
-    def lease(self) -> tuple[int, int]:
-        """Return ``(lease, slot)``: the lowest lease no running series holds, and its slot."""
-        with self._lock:
-            lease = next(number for number in range(len(self._held) + 1) if number not in self._held)
-            self._held.add(lease)
-        return lease, process_slot(os.getpid(), lease)
-
-    def give_back(self, lease: int) -> None:
-        with self._lock:
-            self._held.discard(lease)
-
-
-def process_slot(pid: int, lease: int = 0) -> int:
-    """Return the slot of process ``pid``'s ``lease``-th series running at once.
-
-    A process's first series has the slot its pid always gave (``pid % SLOTS``), so two
-    processes collide no more often than before; further leases step by an odd number,
-    which keeps every lease of one process on a slot of its own.
-    """
-    return (pid + lease * 4099) % SLOTS
-
-
-SLOT_LEASES = SlotLeases()
-
-
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     keys = [key for key, _ in pairs]
     if len(set(keys)) != len(keys):
@@ -293,9 +253,15 @@ def parse_answer_line(line: bytes) -> dict[str, Any]:
 
 
 class Referee:
-    """Runs one series; use :func:`run_series`."""
+    """Runs one series; use :func:`run_series`.
 
-    def __init__(self, spec: SeriesSpec, log: Callable[[str], None] | None = None) -> None:
+    ``slot_lease``: a slot the caller has leased (workers/slots.py) and gives
+    back itself, for its bots; otherwise the referee leases one for the series.
+    """
+
+    def __init__(
+        self, spec: SeriesSpec, log: Callable[[str], None] | None = None, *, slot_lease: SlotLease | None = None
+    ) -> None:
         self.spec = spec
         declared = engines.declaration(spec.game or engines.flagship())
         self.declared = declared
@@ -321,8 +287,11 @@ class Referee:
             raise ValueError(f"a series' chance secret is {chance.SECRET_BYTES} bytes, not {len(self.secret)}")
         self.stalled_s = 0.0  # the referee's own stalls during decisions, charged to no bot
         self.mode = resolve_mode(spec.sandbox)
-        self.slot = spec.slot  # leased by start_bots when not given
-        self._lease: int | None = None
+        if slot_lease is not None and slot_lease.uid_base != spec.uid_base:
+            raise ValueError(f"the slot lease is for uid_base {slot_lease.uid_base}, the series' is {spec.uid_base}")
+        self.slot = spec.slot if slot_lease is None else slot_lease.slot  # the one leased, from start_bots on
+        self._given_lease = slot_lease
+        self._lease: SlotLease | None = None  # the one start_bots leased, given back by stop_bots
         self.log = log or (lambda message: None)
         self.seats: list[Seat] = []
         self.selector = selectors.DefaultSelector()
@@ -337,9 +306,13 @@ class Referee:
         are stopped by :meth:`run`, as after any error.
         """
         staging = shared_staging()
-        if self.slot is None:
-            self._lease, self.slot = SLOT_LEASES.lease()
-        slot = self.slot
+        lease = self._given_lease
+        if lease is None:
+            try:
+                lease = self._lease = lease_slot(self.slot, self.spec.uid_base)
+            except SlotError as exc:
+                raise SandboxFailure(f"no worker slot for the bots: {exc}") from exc
+        slot = self.slot = lease.slot
         for player, package in enumerate(self.spec.bots):
             try:
                 bot_dir = staging.add_bot(package.directory, package.sha256)
@@ -378,8 +351,8 @@ class Referee:
             self._pump(seat, 0)
             seat.process.kill()
         self.selector.close()
-        if self._lease is not None:
-            SLOT_LEASES.give_back(self._lease)
+        if self._lease is not None:  # every bot is dead: its uids are free for the next series
+            self._lease.release()
             self._lease = None
 
     def _send(self, seat: Seat, message: dict[str, Any]) -> None:
@@ -739,9 +712,11 @@ class Referee:
         return self.game.score_series(games, len(self.seats))
 
 
-def run_series(spec: SeriesSpec, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run the series that ``spec`` describes and return its result document."""
-    return Referee(spec, log).run()
+def run_series(
+    spec: SeriesSpec, log: Callable[[str], None] | None = None, *, slot_lease: SlotLease | None = None
+) -> dict[str, Any]:
+    """Run the series that ``spec`` describes and return its result document (``slot_lease``: :class:`Referee`)."""
+    return Referee(spec, log, slot_lease=slot_lease).run()
 
 
 def write_replay(document: dict[str, Any], path: Path) -> None:

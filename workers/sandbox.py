@@ -3,9 +3,9 @@
 Layers, outermost first (docs/sandbox.md explains each and the hostile bot
 that tests it):
 
-1. an unprivileged host uid per worker slot (``uid_base + slot``), set after
-   fork and before exec, so the kernel's per-user limits hold (they do not
-   for root);
+1. an unprivileged host uid per worker slot (``uid_base + slot``), leased
+   host-wide (workers/slots.py) and set after fork and before exec, so the
+   kernel's per-user limits hold (they do not for root) and are the bot's alone;
 2. a control group per bot (memory, pids, CPU bandwidth; frozen while the bot
    is not on turn; killed whole at the end) — cgroup v2 or v1, see cgroups.py;
 3. rlimits as a backstop: address space, CPU seconds, processes, file size,
@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from workers.cgroups import BotCgroup, CgroupLimits, create_bot_cgroup
+from workers.slots import holds_uid
 
 BWRAP = "/usr/bin/bwrap"
 _LIBC = ctypes.CDLL(None, use_errno=True)  # prctl and setns, which Python 3.11's os module lacks
@@ -1035,10 +1036,13 @@ def start_bot(
     """Start ``command`` (as seen inside the sandbox, cwd ``/bot``) and return the running bot.
 
     ``mode`` is ``bwrap`` (every layer) or ``none`` (a plain process in
-    ``bot_dir``, for a bot author's own code only). Raises :class:`SandboxError`
-    when this host cannot sandbox at all, and ``OSError`` saying why when this
-    one bot could not be started (its cgroup vanished or could not be joined,
-    the host refused a process or a file): nothing of it is left behind either way.
+    ``bot_dir``, for a bot author's own code only). As root the bot runs as
+    host uid ``uid_base + slot``, which must be in a slot this process has
+    leased (workers/slots.py), so that no other running bot has it. Raises
+    :class:`SandboxError` when this host cannot sandbox at all (or the slot is
+    not leased), and ``OSError`` saying why when this one bot could not be
+    started (its cgroup vanished or could not be joined, the host refused a
+    process or a file): nothing of it is left behind either way.
     """
     if mode == "none":
         host_command = [
@@ -1057,6 +1061,9 @@ def start_bot(
         return BotProcess(popen=popen, cgroup=None, sandboxed=False)
 
     as_root = os.geteuid() == 0
+    uid = uid_base + slot
+    if as_root and not holds_uid(uid):
+        raise SandboxError(f"bot uid {uid} is not in a worker slot this process has leased (workers/slots.py)")
     netns = NETNS_POOL.acquire() if as_root else None  # first: a SandboxError here leaves nothing behind
     cgroup: BotCgroup | None = None
 
@@ -1099,7 +1106,6 @@ def start_bot(
         raise
     if as_root:
         _adopt_orphans()
-    uid = uid_base + slot
     rlimits = backstop_rlimits(limits, own_uid=as_root)
 
     def enter_sandbox() -> None:  # runs in the child between fork and exec: no imports, no allocation-heavy work

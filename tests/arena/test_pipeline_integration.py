@@ -47,12 +47,13 @@ from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.recording import recompute_season
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat, SeriesState
-from workers.referee import process_slot
+from workers.slots import preferred_slot
 
 REPO = Path(__file__).resolve().parents[2]
 SERIES = 6
 GAMES = 2
-#: The referee runs a pool process's bots as UID_BASE + process_slot(pid) * 8 + player (workers/referee.py).
+#: A pool process's referee runs its bots as UID_BASE + slot * 8 + player, at the slot it leases host-wide
+#: for the series (workers/slots.py): preferred_slot(pid) unless another series holds that one.
 UID_BASE = 100000
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -66,9 +67,26 @@ def pool_children(pid: int) -> list[int]:
         return []
 
 
+def running_bot_uids(pool_pid: int) -> set[int]:
+    """Return the uids of the live, unprivileged processes under a pool process: its series' bots."""
+    uids, stack = set(), pool_children(pool_pid)
+    while stack:
+        process = stack.pop()
+        stack += pool_children(process)
+        try:
+            with open(f"/proc/{process}/status") as handle:
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
+        except OSError:
+            continue
+        if not fields["State"].strip().startswith(("Z", "X")):
+            uids |= {int(fields["Uid"].split()[0])} - {0}
+    return uids
+
+
 def slot_uids(pool_pid: int) -> set[int]:
-    slot = process_slot(pool_pid)
-    return {UID_BASE + slot * 8, UID_BASE + slot * 8 + 1}
+    """Return the uids of a pool process's bots: the ones running under it now, and its preferred slot's."""
+    slot = preferred_slot(pool_pid)
+    return {UID_BASE + slot * 8, UID_BASE + slot * 8 + 1} | running_bot_uids(pool_pid)
 
 
 def live_processes_of(uids: set[int]) -> list[int]:
@@ -108,6 +126,7 @@ class Cluster:
     matches: list[Worker]
     #: Every pool process of a match worker seen during the test: their bots' uids are checked at the end.
     pool_pids: set[int] = field(default_factory=set)
+    bot_uids: set[int] = field(default_factory=set)
 
     def all(self) -> list[Worker]:
         return [self.platform, *self.matches]
@@ -117,7 +136,9 @@ class Cluster:
 
     def note_pools(self) -> None:
         for worker in self.matches:
-            self.pool_pids.update(pool_children(worker.process.pid))
+            for pool_pid in pool_children(worker.process.pid):
+                self.pool_pids.add(pool_pid)
+                self.bot_uids |= slot_uids(pool_pid)
 
 
 def start_worker(name: str, app: str, queue: str, env: dict[str, str], log: Path) -> Worker:
@@ -241,7 +262,7 @@ def cluster(transactional_db: None, settings: Any, tmp_path: Path, redis_url: st
         stop(workers)
     cluster.note_pools()
     # bubblewrap's --die-with-parent: no bot of any pool process seen outlives the workers.
-    leftovers = live_processes_of(set().union(*(slot_uids(pid) for pid in cluster.pool_pids)))
+    leftovers = live_processes_of(cluster.bot_uids)
     assert leftovers == [], f"bot processes survived the workers: {leftovers}"
 
 
@@ -281,7 +302,7 @@ def kill_a_pool_process_mid_series(cluster: Cluster, timeout: float = 30) -> tup
         cluster.note_pools()
         for worker in cluster.matches:
             for child in pool_children(worker.process.pid):
-                if live_processes_of(slot_uids(child)):
+                if running_bot_uids(child):
                     time.sleep(0.5)  # well inside the series
                     os.kill(child, signal.SIGKILL)
                     return worker, child

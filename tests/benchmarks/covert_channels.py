@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from workers.botpkg import load_bot_package  # noqa: E402
 from workers.referee import SeriesSpec, TimeControl, run_series  # noqa: E402
 from workers.sandbox import Limits, python_bot_command, shared_staging, start_bot  # noqa: E402
+from workers.slots import UIDS_PER_SLOT, lease_slot  # noqa: E402
 
 PAGE_CACHE_AGENT = """
 import os, sys, time
@@ -118,8 +119,11 @@ def page_cache_channel(work: Path, rounds: int, bits: int) -> dict[str, float]:
     agent = package(work, "agent", PAGE_CACHE_AGENT)
     staging = shared_staging()
     bot_dir = staging.add_bot(agent.directory, agent.sha256)
+    lease = lease_slot()  # the two bots' uids, as a referee leases them
+    first_uid = lease.slot * UIDS_PER_SLOT
+    command = python_bot_command("main.py")
     bots = [
-        start_bot(python_bot_command("main.py"), bot_dir, runtime_dir=staging.runtime, limits=Limits(), slot=seat)
+        start_bot(command, bot_dir, runtime_dir=staging.runtime, limits=Limits(), slot=first_uid + seat)
         for seat in (0, 1)
     ]
     try:
@@ -150,6 +154,7 @@ def page_cache_channel(work: Path, rounds: int, bits: int) -> dict[str, float]:
     finally:
         for bot in bots:
             bot.kill()
+        lease.release()
     rate = errors / sent
     return {
         "bits": sent,

@@ -17,8 +17,11 @@ pins itself and its children to one core and prints Markdown tables:
 * as a diagnosis of where the time goes, the same per-decision figure with
   freezing switched off (not a mode the referee offers), with every
   observation replaced by ``{}`` (the most a request that sends only what
-  changed could save), and with both; and the start-up of
-  the interpreter without ``site`` (as bots run) and of ``import json``.
+  changed could save), and with both; the start-up of the interpreter
+  without ``site`` (as bots run) and of ``import json``; and what leasing a
+  series' worker slot costs (workers/slots.py: a lock file per slot, in a
+  directory of its own here), with the preferred slot free and with 64
+  leased ahead of it.
 
 Figures and the command are recorded in docs/benchmarks.md.
 """
@@ -45,6 +48,7 @@ import engines  # noqa: E402
 from workers.botpkg import load_bot_package  # noqa: E402
 from workers.referee import SeriesSpec, TimeControl, run_series  # noqa: E402
 from workers.sandbox import BotProcess, Limits, python_bot_command, shared_staging, start_bot  # noqa: E402
+from workers.slots import UIDS_PER_SLOT, lease_slot  # noqa: E402
 
 TRIVIAL_BOT = "from bots.sdk import run\nrun(lambda observation, legal_actions: legal_actions[0])\n"
 ECHO_CHILD = (
@@ -109,18 +113,18 @@ def startup_ms(package, mode: str, repeats: int) -> float:  # type: ignore[no-un
              "games": 2, "seed": 1, "config": {}, "time_control": {}}  # fmt: skip
     messages = json.dumps(start).encode() + b"\n" + sample_request()
     times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        bot = start_bot(
-            python_bot_command("main.py"), bot_dir, runtime_dir=staging.runtime, limits=Limits(), slot=0, mode=mode
-        )
-        assert bot.popen.stdin is not None
-        assert bot.popen.stdout is not None
-        bot.popen.stdin.write(messages)
-        bot.popen.stdin.flush()
-        bot.popen.stdout.readline()
-        times.append((time.perf_counter() - started) * 1000)
-        bot.kill()
+    with lease_slot() as lease:  # the bot's uid, as a referee leases it
+        for _ in range(repeats):
+            started = time.perf_counter()
+            bot = start_bot(python_bot_command("main.py"), bot_dir, runtime_dir=staging.runtime, limits=Limits(),
+                            slot=lease.slot * UIDS_PER_SLOT, mode=mode)  # fmt: skip
+            assert bot.popen.stdin is not None
+            assert bot.popen.stdout is not None
+            bot.popen.stdin.write(messages)
+            bot.popen.stdin.flush()
+            bot.popen.stdout.readline()
+            times.append((time.perf_counter() - started) * 1000)
+            bot.kill()
     return statistics.median(times)
 
 
@@ -166,6 +170,21 @@ def command_ms(command: list[str], repeats: int = 20) -> float:
         started = time.perf_counter()
         subprocess.run(command, env={}, check=True)
         times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def slot_lease_us(taken: int, repeats: int = 2000) -> float:
+    """Return the median time to lease a slot and give it back, in µs, with ``taken`` slots leased ahead of it."""
+    with tempfile.TemporaryDirectory() as work:
+        directory = Path(work) / "slots"
+        held = [lease_slot(0, directory=directory) for _ in range(taken)]
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            lease_slot(0, directory=directory).release()
+            times.append((time.perf_counter() - started) * 1e6)
+        for lease in held:
+            lease.release()
     return statistics.median(times)
 
 
@@ -229,6 +248,8 @@ def main() -> None:
         print(
             f"| /usr/bin/python3 {flags} -c '{code}' | {command_ms(['/usr/bin/python3', flags, '-c', code]):.1f} ms |"
         )
+    for taken in (0, 64):
+        print(f"| a series' slot lease and its release, {taken} slots leased ahead | {slot_lease_us(taken):.1f} µs |")
 
 
 if __name__ == "__main__":

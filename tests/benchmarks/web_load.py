@@ -91,7 +91,7 @@ def admin(server: str, dbname: str = "postgres") -> psycopg.Connection:
 def play_documents(count: int, seed: int, parallel: int = 2) -> list[dict[str, Any]]:
     """Return ``count`` result documents of real two-game Watch series between the random and greedy reference bots.
 
-    ``parallel`` series at a time, each in its own worker slot (its bots' uids), as a match worker's pool runs them.
+    ``parallel`` series at a time, as a match worker's pool runs them (each referee leases a slot of its own).
     """
     from workers.botpkg import load_bot_package
     from workers.referee import SeriesSpec, run_series
@@ -105,12 +105,10 @@ def play_documents(count: int, seed: int, parallel: int = 2) -> list[dict[str, A
                 bots=[bots[rng.choice(("random", "random", "greedy"))] for _ in range(2)],
                 seed=rng.getrandbits(31),
                 sandbox="bwrap",
-                slot=(os.getpid() + i % parallel) % 8192,
             )
             for i in range(count)
         ]
         with concurrent.futures.ThreadPoolExecutor(parallel) as pool:
-            # Each thread plays one slot's series one after another: no two running series share uids.
             groups = [specs[k::parallel] for k in range(parallel)]
             played = list(pool.map(lambda group: [run_series(spec) for spec in group], groups))
     return [document for group in played for document in group]

@@ -16,7 +16,7 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,20 +26,17 @@ import pytest
 import workers.sandbox
 from workers.botpkg import BotPackage, load_bot_package
 from workers.cgroups import BotCgroup
-from workers.referee import SeriesSpec, TimeControl, process_slot, run_series
+from workers.referee import SeriesSpec, TimeControl, run_series
 from workers.sandbox import BotProcess, Limits, sandbox_problem
+from workers.slots import SlotLease, lease_slot
 
 HOSTILE = Path(__file__).parent / "hostile"
-#: Bots run as UID_BASE + SLOT * 8 + player. The base keeps them clear of the match workers' and
-#: `arena play`'s uids (100000 up to 165535, workers/referee.py); the slot comes from this pytest
-#: process's pid, as a local run's does (process_slot), so two copies of the suite on one machine
-#: run their bots as different uids, and neither's survivor checks or process limits see the
-#: other's bots.
-UID_BASE = 200000
-SLOT = process_slot(os.getpid())
-#: The bot slot (start_bot's ``slot``) for a bot a test starts on its own: the suite's last uid,
-#: which no series of the arena fixture uses (they have two players).
-LONE_BOT_SLOT = SLOT * 8 + 7
+UID_BASE = 60000
+#: Bots run as UID_BASE + slot * 8 + player. Each test leases its slot host-wide
+#: (workers/slots.py) for its whole length, preferring SLOT (uids 60056 and
+#: 60057), and checks exactly its slot's uids: another copy of the suite running
+#: beside it leases another slot, so neither confuses the other's bots with its own.
+SLOT = 7
 CANARY_VARIABLE = "ARENA_CANARY_SECRET"
 
 #: Small limits: hostile bots hit them fast.
@@ -53,7 +50,7 @@ SHORT = TimeControl(decision_ms=300, bank_ms=3000)
 START_TIMEOUT_MS = 500
 
 
-def bot_uids(slot: int = SLOT, players: int = 2) -> list[int]:
+def bot_uids(slot: int, players: int = 2) -> list[int]:
     """Return the uids the bots of a series at ``slot`` run as."""
     return [UID_BASE + slot * 8 + player for player in range(players)]
 
@@ -165,10 +162,11 @@ class Series:
 
 @dataclass
 class Arena:
-    """Runs series through the real sandbox and checks the host after each one."""
+    """Runs series through the real sandbox, at the slot the test has leased, and checks the host after each one."""
 
     tmp_path: Path
     canary: str
+    lease: SlotLease
     cgroups: list[BotCgroup] = field(default_factory=list)
     cpu_log: list[float | None] = field(default_factory=list)
     frozen: dict[int, list[Any]] = field(default_factory=dict)  # id(BotProcess) -> [cpu, wall, since]
@@ -178,18 +176,24 @@ class Arena:
     patient = PATIENT
     short = SHORT
     start_timeout_ms = START_TIMEOUT_MS
-    slot = SLOT
-    lone_bot_slot = LONE_BOT_SLOT
     uid_base = UID_BASE
     hostile_dir = HOSTILE
-    uids = staticmethod(bot_uids)
+    uids_of = staticmethod(bot_uids)
     processes_of = staticmethod(processes_of)
     wait_no_survivors = staticmethod(wait_no_survivors)
 
-    @staticmethod
-    def reap_own_zombies(uids: Iterable[int] | None = None) -> None:
+    @property
+    def slot(self) -> int:
+        """The slot this test leased: every series it plays runs its bots there."""
+        return self.lease.slot
+
+    def uids(self, players: int = 2) -> list[int]:
+        """Return the uids the bots of this test's series run as."""
+        return bot_uids(self.slot, players)
+
+    def reap_own_zombies(self, uids: Iterable[int] | None = None) -> None:
         """Reap this process's zombie children of the bots' ``uids`` (orphans adopted as a subreaper)."""
-        for process in processes_of(bot_uids() if uids is None else uids):
+        for process in processes_of(self.uids() if uids is None else uids):
             if process.zombie:
                 with contextlib.suppress(ChildProcessError):  # not our child: the host's init reaps it
                     os.waitpid(process.pid, os.WNOHANG)
@@ -232,7 +236,7 @@ class Arena:
         series_spec = SeriesSpec(
             bots=bots,
             sandbox="bwrap",
-            slot=SLOT,
+            slot=self.slot,
             uid_base=UID_BASE,
             time_control=time_control,
             limits=limits,
@@ -241,14 +245,14 @@ class Arena:
         first_cgroup = len(self.cgroups)
         self.cpu_log.clear()
         self.frozen.clear()
-        document = run_series(series_spec)
+        document = run_series(series_spec, slot_lease=self.lease)
         frozen = [(round(cpu, 3), round(wall, 3)) for cpu, wall, _ in self.frozen.values()]
         series = Series(document=document, hostile=hostile_player, cpu_seconds=list(self.cpu_log), frozen=frozen)
         self.assert_host_untouched(series, self.cgroups[first_cgroup:], spare)
         return series
 
     def assert_host_untouched(self, series: Series, cgroups: list[BotCgroup], spare: Iterable[int]) -> None:
-        survivors = wait_no_survivors(bot_uids(SLOT), spare=spare)
+        survivors = wait_no_survivors(self.uids(), spare=spare)
         assert not survivors, f"bot processes outlived the series: {[str(p) for p in survivors]}"
         assert len(cgroups) == 2, "every bot should have had its own cgroup"
         for group in cgroups:
@@ -264,15 +268,6 @@ def sandbox_ready() -> None:
         pytest.skip(f"the sandbox cannot run here: {problem}")
     if os.geteuid() != 0:
         pytest.skip("the hostile-bot suite needs root (a uid per slot, cgroups)")
-    stray = [str(p) for p in wait_no_survivors(bot_uids(SLOT), timeout=2)]
-    if stray:
-        pytest.fail(f"processes of the test slot's uids run before the suite starts: {stray}")
-
-
-@pytest.fixture
-def lone_bot() -> dict[str, int]:
-    """``start_bot``'s ``slot`` and ``uid_base`` for a bot a test starts by itself (see LONE_BOT_SLOT)."""
-    return {"slot": LONE_BOT_SLOT, "uid_base": UID_BASE}
 
 
 @pytest.fixture
@@ -284,9 +279,32 @@ def canary(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.fixture
-def arena(sandbox_ready: None, tmp_path: Path, canary: str, monkeypatch: pytest.MonkeyPatch) -> Arena:
+def leased_slot(sandbox_ready: None) -> Iterator[SlotLease]:
+    """A worker slot leased host-wide for the test's whole length (SLOT when free), with no process of its uids.
+
+    A slot whose uids run processes although nobody leased it (a suite of code older
+    than the leases) is passed over: its survivors are not this test's to judge.
+    """
+    passed_over: list[SlotLease] = []
+    try:
+        for _ in range(16):
+            lease = lease_slot(passed_over[-1].slot + 1 if passed_over else SLOT, UID_BASE)
+            if not processes_of(bot_uids(lease.slot, 8)):
+                break
+            passed_over.append(lease)
+        else:
+            pytest.fail(f"processes run as the uids of every slot from {SLOT} on although nobody leased them")
+    finally:
+        for other in passed_over:
+            other.release()
+    with lease:
+        yield lease
+
+
+@pytest.fixture
+def arena(leased_slot: SlotLease, tmp_path: Path, canary: str, monkeypatch: pytest.MonkeyPatch) -> Arena:
     """An :class:`Arena` that records the cgroups its bots get and the CPU they use, frozen or not."""
-    arena = Arena(tmp_path=tmp_path, canary=canary)
+    arena = Arena(tmp_path=tmp_path, canary=canary, lease=leased_slot)
     create, kill = workers.sandbox.create_bot_cgroup, BotProcess.kill
     freeze, thaw = BotProcess.freeze, BotProcess.thaw
 

@@ -169,11 +169,15 @@ sys.path[:0] = [{repo!r}]
 from workers.botpkg import load_bot_package
 from workers.referee import SeriesSpec, TimeControl, run_series
 from workers.sandbox import Limits
+from workers.slots import lease_slot
 bots = [load_bot_package({slow!r}, {work!r}), load_bot_package({slow!r}, {work!r})]
-spec = SeriesSpec(bots=bots, games=4, sandbox="bwrap", slot={slot}, uid_base={uid_base},
+lease = lease_slot({slot}, {uid_base})
+with open({slot_file!r}, "w") as handle:
+    handle.write(str(lease.slot))
+spec = SeriesSpec(bots=bots, games=4, sandbox="bwrap", uid_base={uid_base},
                   time_control=TimeControl(decision_ms=300, bank_ms=3000), limits=Limits(memory_mb=64, pids=16),
                   start_timeout_ms=2000)
-print(json.dumps(run_series(spec)))
+print(json.dumps(run_series(spec, slot_lease=lease)))
 """
 
 
@@ -181,15 +185,20 @@ def test_a_referee_stopped_for_longer_than_a_decision_forfeits_no_one(arena, tmp
     # A match worker stopped (SIGSTOP, a frozen container, a suspended host) for 1.2 s, twice,
     # in a series whose decisions may take 300 ms: the bot on move answered in time; the
     # referee just could not read it. Before, that was the innocent bot's decision_timeout.
-    slot = arena.slot - 1  # the fixture's survivor checks stay on its own slot
+    slot_file = tmp_path / "slot"
     script = STALLED_REFEREE.format(
         repo=str(REPO), slow=str(arena.hostile_dir / "polite_slow"), work=str(tmp_path / "work"),
-        slot=slot, uid_base=arena.uid_base,
+        slot=arena.slot + 1, uid_base=arena.uid_base, slot_file=str(slot_file),
     )  # fmt: skip
     referee = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
-        while len({p.uid for p in arena.processes_of(arena.uids(slot)) if "python3" in p.cmdline}) < 2:
+        while not slot_file.exists() or not slot_file.read_text():
+            assert referee.poll() is None, referee.communicate()[1].decode()[-2000:]
+            assert time.monotonic() < deadline, "the referee never leased a slot"
+            time.sleep(0.05)
+        uids = arena.uids_of(int(slot_file.read_text()))
+        while len({p.uid for p in arena.processes_of(uids) if "python3" in p.cmdline}) < 2:
             assert referee.poll() is None, referee.communicate()[1].decode()[-2000:]
             assert time.monotonic() < deadline, "the bots never started"
             time.sleep(0.05)
@@ -208,7 +217,7 @@ def test_a_referee_stopped_for_longer_than_a_decision_forfeits_no_one(arena, tmp
     document = json.loads(out)
     assert [game["forfeit"] for game in document["games"]] == [None] * 4
     assert document["referee_stall_ms"] > 0  # seen, and charged to no bot
-    assert not arena.wait_no_survivors(arena.uids(slot))
+    assert not arena.wait_no_survivors(uids)
 
 
 def test_the_chance_secret_streams_are_independent_and_fixed() -> None:

@@ -12,6 +12,7 @@ docs/sandbox.md maps each bot to the sandbox layer it tests.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ import pytest
 import workers.referee
 import workers.sandbox
 from workers.referee import CRASH, DECISION_TIMEOUT, LINE_TOO_LONG, MALFORMED_OUTPUT, TIME_BANK, Referee, TimeControl
+from workers.slots import lock_name, slot_dir
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -336,7 +339,7 @@ def first_answer(arena, name: str) -> workers.sandbox.BotProcess:
     bot_dir = staging.add_bot(package.directory, package.sha256)
     bot = start_bot(
         python_bot_command(package.entry), bot_dir, runtime_dir=staging.runtime, limits=Limits(),
-        slot=arena.lone_bot_slot, uid_base=arena.uid_base,
+        slot=arena.slot * 8, uid_base=arena.uid_base,  # player 0 of the test's leased slot
     )  # fmt: skip
     state = engines.get("watch").new_initial_state()
     start = {"type": "start", "protocol": 2, "game": "watch", "rules_version": "1", "player": 0,
@@ -480,6 +483,7 @@ RUNNER = textwrap.dedent(
     from workers.botpkg import load_bot_package
     from workers.referee import SeriesSpec, TimeControl, run_series
     from workers.sandbox import Limits, shared_staging
+    from workers.slots import lease_slot
 
     print(json.dumps(str(shared_staging().root)), flush=True)
     create = workers.sandbox.create_bot_cgroup
@@ -492,18 +496,19 @@ RUNNER = textwrap.dedent(
     workers.sandbox.create_bot_cgroup = reporting_create
     hostile, work, slot, uid_base = Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     bots = [load_bot_package(hostile / name, work) for name in ("daemon", "cpu_spin")]
+    lease = lease_slot(slot, uid_base)  # never released: the kernel drops it with this process
+    print(json.dumps(lease.slot), flush=True)
     run_series(SeriesSpec(
-        bots=bots, sandbox="bwrap", slot=slot, uid_base=uid_base,
+        bots=bots, sandbox="bwrap", slot=lease.slot, uid_base=uid_base,
         time_control=TimeControl(decision_ms=60000, bank_ms=120000),
         limits=Limits(memory_mb=64, pids=16, tmp_mb=8, shm_mb=8),
-    ))
+    ), slot_lease=lease)
     """
 )
 
 
 def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: Path) -> None:
     """SIGKILL the referee while one bot spins in its decision and the other sits frozen with a daemon."""
-    daemon_uid, spinner_uid = arena.uids()
     runner = subprocess.Popen(
         [sys.executable, "-c", RUNNER, *map(str, (REPO, arena.hostile_dir, tmp_path, arena.slot, arena.uid_base))],
         stdout=subprocess.PIPE,
@@ -511,6 +516,15 @@ def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: 
     )
     cgroup_dirs: list[str] = []
     staging = json.loads(runner.stdout.readline())  # type: ignore[union-attr]
+    # The runner leases a slot of its own (this test holds arena.slot): its bots' uids are that slot's.
+    runner_slot = json.loads(runner.stdout.readline())  # type: ignore[union-attr]
+    uids = arena.uids_of(runner_slot)
+    daemon_uid, spinner_uid = uids
+    # Wait for the runner's lease: when the kernel drops it with the killed runner, the slot passes
+    # to this test, so no other series (another copy of the suite) runs bots at its uids meanwhile.
+    lock = os.open(slot_dir() / lock_name(arena.uid_base + runner_slot * 8), os.O_RDONLY | os.O_CLOEXEC)
+    taken = threading.Thread(target=fcntl.flock, args=(lock, fcntl.LOCK_EX), daemon=True)
+    taken.start()
     try:
         for _ in range(2):
             cgroup_dirs += json.loads(runner.stdout.readline())  # type: ignore[union-attr]
@@ -524,14 +538,16 @@ def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: 
                 break
             time.sleep(0.05)
         else:
-            pytest.fail(f"the series did not get going: {[str(p) for p in arena.processes_of(arena.uids())]}")
+            pytest.fail(f"the series did not get going: {[str(p) for p in arena.processes_of(uids)]}")
     finally:
         runner.kill()
         runner.wait()
         runner.stdout.close()  # type: ignore[union-attr]
-    survivors = arena.wait_no_survivors(arena.uids(), timeout=5)
+    taken.join(timeout=30)
+    assert not taken.is_alive(), "the killed runner's slot lease was never given back"
+    survivors = arena.wait_no_survivors(uids, timeout=5)
     assert not survivors, f"bot processes outlived their runner: {[str(p) for p in survivors]}"
-    arena.reap_own_zombies()  # the runner's orphans come to this process when it is a subreaper
+    arena.reap_own_zombies(uids)  # the runner's orphans come to this process when it is a subreaper
     # Nobody is left to remove the runner's cgroups and staging area (docs/sandbox.md):
     # the cgroups must at least be empty. Clean up after it.
     shutil.rmtree(staging, ignore_errors=True)
@@ -540,6 +556,7 @@ def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: 
             with open(os.path.join(directory, "cgroup.procs")) as handle:
                 assert handle.read().split() == [], directory
             os.rmdir(directory)
+    os.close(lock)  # gives the slot back
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ queue, exactly as deployed; the test talks to it only through Redis.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -23,7 +24,6 @@ from celery import Celery
 import engines
 from workers import chance
 from workers.celery_app import configure
-from workers.referee import process_slot
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -103,6 +103,25 @@ def pool_children(pid: int) -> list[int]:
         return [int(child) for child in handle.read().split()]
 
 
+def bot_uids_under(pid: int) -> set[int]:
+    """Return the uids of the live, unprivileged processes descending from ``pid``: its series' bots.
+
+    The slot (so the uids) a pool process's referee runs its bots at is leased
+    host-wide when the series starts (workers/slots.py), so it is read from /proc.
+    """
+    uids, stack = set(), [pid]
+    while stack:
+        with contextlib.suppress(OSError, ValueError):
+            process = stack.pop()
+            stack += pool_children(process)
+            with open(f"/proc/{process}/status") as handle:
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
+            uid = int(fields["Uid"].split()[0])
+            if uid != 0 and not fields["State"].strip().startswith(("Z", "X")):
+                uids.add(uid)
+    return uids
+
+
 def processes_of_uids(uids: set[int]) -> list[int]:
     """Return the live (not zombie) processes running as any of ``uids``."""
     found = []
@@ -140,23 +159,21 @@ def test_a_series_whose_worker_process_is_killed_runs_again_to_the_end(worker, r
     result = client(redis_url).send_task("arena.run_series", args=[spec], queue="matches")
     # Wait until the pool process is refereeing (its bots exist), then kill it mid-series.
     deadline = time.monotonic() + 30
-    victim = None
-    while time.monotonic() < deadline and victim is None:
+    victim, uids = None, set()
+    while time.monotonic() < deadline and len(uids) < 2:
         for child in pool_children(worker.pid):
-            slot = process_slot(child)
-            if processes_of_uids({100000 + slot * 8, 100000 + slot * 8 + 1}):
-                victim = child
+            if len(found := bot_uids_under(child)) == 2:  # both bots have started
+                victim, uids = child, found
         time.sleep(0.05)
     assert victim is not None, "the series never started"
     time.sleep(0.5)
     os.kill(victim, signal.SIGKILL)
-    slot = process_slot(victim)
     outcome = result.get(timeout=180)  # acks_late + reject_on_worker_lost: the series went back to the queue
     assert outcome["series_id"] == 7
     assert len(outcome["result"]["games"]) == 4
     assert not any(g["forfeit"] for g in outcome["result"]["games"])
     # bubblewrap's --die-with-parent took the killed referee's bots with it.
-    assert processes_of_uids({100000 + slot * 8, 100000 + slot * 8 + 1}) == []
+    assert processes_of_uids(uids) == []
 
 
 def test_it_refuses_a_spec_for_rules_it_does_not_have(worker, redis_url: str, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 import workers.sandbox
 from workers.cgroups import BotCgroup
 from workers.sandbox import NETNS_POOL, Limits, NetnsPool, python_bot_command, shared_staging, start_bot
+from workers.slots import UIDS_PER_SLOT, lease_slot
 
 
 def namespace_of(fd: int) -> int:
@@ -60,22 +61,23 @@ def test_a_forked_worker_process_does_not_hand_out_its_parents_namespaces(sandbo
 
 
 def test_a_bot_whose_processes_may_outlive_it_does_not_pass_its_namespace_on(
-    sandbox_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_bot: dict[str, int]
+    sandbox_ready: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "main.py").write_text("pass\n")
     staging = shared_staging()
-    process = start_bot(
-        python_bot_command("main.py"), staging.add_bot(bot, "netns-outlive"), runtime_dir=staging.runtime,
-        limits=Limits(), **lone_bot,
-    )  # fmt: skip
-    netns = process.netns
-    assert netns is not None
-    process.popen.communicate(b"", timeout=30)
-    removed = BotCgroup.remove
-    monkeypatch.setattr(BotCgroup, "remove", lambda self: removed(self) and False)  # as if a process were left
-    process.kill()
+    with lease_slot(1000) as lease:
+        process = start_bot(
+            python_bot_command("main.py"), staging.add_bot(bot, "netns-outlive"), runtime_dir=staging.runtime,
+            limits=Limits(), slot=lease.slot * UIDS_PER_SLOT,
+        )  # fmt: skip
+        netns = process.netns
+        assert netns is not None
+        process.popen.communicate(b"", timeout=30)
+        removed = BotCgroup.remove
+        monkeypatch.setattr(BotCgroup, "remove", lambda self: removed(self) and False)  # as if a process were left
+        process.kill()
     assert netns not in NETNS_POOL._free
     with pytest.raises(OSError, match="Bad file descriptor"):
         os.fstat(netns)
