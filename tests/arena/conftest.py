@@ -41,9 +41,13 @@ def use_postgresql() -> None:
     from django.conf import settings
     from django.db import connections
 
+    from arena.settings import with_timeouts
+
     if os.environ.get("ARENA_DATABASE_URL"):
         return
-    settings.DATABASES["default"].update(POSTGRES)  # in place: the connection handler holds this very dict
+    # With the connect and statement timeouts production's connections get (arena/settings.py).
+    postgres = with_timeouts(POSTGRES, settings.ARENA_DB_CONNECT_TIMEOUT_S, settings.ARENA_STATEMENT_TIMEOUT_S)
+    settings.DATABASES["default"].update(postgres)  # in place: the connection handler holds this very dict
     # One test database per run, so two runs on one machine (a developer's and
     # a CI clone's) never drop each other's database mid-run.
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_arena_{os.getpid()}"

@@ -133,5 +133,3 @@ def test_sigterm_lets_the_series_being_played_finish_and_be_recorded(embedded_va
     assert set(states.values()) <= {"done", "queued"}, states  # the rest wait for the next start
     assert logged_results(database) == list(states.values()).count("done")
     assert stock_integrity_check(database) == ["ok", "ok"]
-
-
