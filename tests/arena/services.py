@@ -12,6 +12,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -134,6 +135,37 @@ class OwnPostgres:
         self._as_postgres(
             postgres_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.directory / "log"), "-m", mode, "-w", "restart"
         )
+
+    def server_processes(self) -> list[int]:
+        """Return the postmaster's pid, then every process below it (backends, background workers)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        found, todo = [postmaster], [postmaster]
+        while todo:
+            parent = todo.pop()
+            for task in Path(f"/proc/{parent}/task").glob("*"):
+                try:
+                    children = [int(child) for child in (task / "children").read_text().split()]
+                except OSError:
+                    continue
+                found += children
+                todo += children
+        return found
+
+    def freeze(self) -> None:
+        """Stop every process of the server (SIGSTOP): clients' connections stay open and get no answer."""
+        postmaster, *others = self.server_processes()
+        os.kill(postmaster, signal.SIGSTOP)  # first, so that it starts no process meanwhile
+        for pid in others:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let the server's processes go on (SIGCONT) after :meth:`freeze`."""
+        postmaster, *others = self.server_processes()
+        for pid in others:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        os.kill(postmaster, signal.SIGCONT)
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
