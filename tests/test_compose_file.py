@@ -62,6 +62,9 @@ def test_web_runs_migrations_collects_static_files_and_then_gunicorn() -> None:
     assert steps[1] == "python manage.py collectstatic --noinput"
     assert steps[2].startswith("exec gunicorn arena.wsgi:application --bind 0.0.0.0:8000 --workers 3")
     assert "runserver" not in script
+    # gunicorn's requests get the web's database timeouts, inside its own (arena/settings.py); migrate does not.
+    assert "--timeout 30 --env ARENA_PROCESS_ROLE=web" in steps[2]
+    assert "ARENA_PROCESS_ROLE" not in steps[0]
     assert "static:/app/var/static" in web["volumes"]  # STATIC_ROOT: var/static under the image's /app
     assert "ports" not in web  # reached through the proxy only
 

@@ -21,7 +21,8 @@ lost with it: every series and validation it holds is also a row in the
 database (a series ``queued``, a version ``validating``), and :meth:`start`
 sends those again, so a restart picks up what a stop left queued. A stop lets
 the series being played finish and be recorded (each recording is one
-transaction), so none is left half-recorded.
+transaction), so none is left half-recorded. ``manage.py serve`` and ``demo``
+stop that way on SIGTERM too (:func:`sigterm_as_ctrl_c`).
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ import contextlib
 import logging
 import os
 import queue
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.conf import settings
@@ -189,7 +191,8 @@ def serve(write: Callable[[str], None], port: int, workers: int | None = None, d
     ``write`` prints a line for the user. With a broker configured the Celery
     workers and beat run the ladder, so only the site is served. A second
     Ctrl-C while the series being played finish leaves them queued for the
-    next start.
+    next start. Run it inside :func:`sigterm_as_ctrl_c` to stop the same way on
+    SIGTERM.
     """
     if settings.CELERY_BROKER_URL:
         write("A broker is configured: the Celery workers and beat run the ladder. Serving the site until Ctrl-C.")
@@ -214,6 +217,25 @@ def serve(write: Callable[[str], None], port: int, workers: int | None = None, d
             if finished
             else "Stopped; series still being played stay queued and run at the next start."
         )
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """While inside, SIGTERM interrupts this process as Ctrl-C does (KeyboardInterrupt); the old handler after.
+
+    A container runtime or a service manager stops a process with SIGTERM,
+    whose default kills it at once: mid-series, with nothing recorded. Inside,
+    ``serve`` stops as on Ctrl-C instead. Signals go to the main thread only, so
+    elsewhere (a command called from a thread) this changes nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _runserver(port: int) -> None:

@@ -28,13 +28,16 @@ def envbool(name: str, default: str = "False") -> bool:
     return value == "True"
 
 
-def envint(name: str, default: str) -> int:
-    """Return the integer in environment variable ``name``; fail loudly on anything else."""
+def envint(name: str, default: str, minimum: int | None = None) -> int:
+    """Return the integer in environment variable ``name``; fail loudly on anything else, or below ``minimum``."""
     value = os.getenv(name, default)
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ValueError(f"{name} must be an integer, not {value!r}") from None
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {number}")
+    return number
 
 
 DATABASE_URL_SCHEMES = {
@@ -97,6 +100,27 @@ def parse_database_url(url: str, name: str = "ARENA_DATABASE_URL") -> dict[str, 
     }
 
 
+def with_timeouts(database: dict[str, Any], connect_timeout_s: int, statement_timeout_s: int) -> dict[str, Any]:
+    """Return the DATABASES entry ``database`` with PostgreSQL's connect and statement timeouts in its OPTIONS.
+
+    ``connect_timeout`` bounds, on the client, how long opening a connection
+    may take (libpq's parameter; 0: no bound). ``statement_timeout`` (sent as
+    ``options=-c statement_timeout=...`` when the connection opens; 0: none)
+    makes the server cancel any statement that runs longer, a wait for a lock
+    included. What the URL's query already says wins. Other databases are
+    returned as they are: SQLite opens a local file and bounds its lock waits
+    with its own ``timeout``.
+    """
+    if database["ENGINE"] != DATABASE_URL_SCHEMES["postgres"]:
+        return database
+    options = dict(database.get("OPTIONS", {}))
+    options.setdefault("connect_timeout", str(connect_timeout_s))
+    startup = options.get("options", "")
+    if "statement_timeout" not in startup:
+        options["options"] = f"{startup} -c statement_timeout={statement_timeout_s * 1000}".strip()
+    return {**database, "OPTIONS": options}
+
+
 DEBUG = envbool("ARENA_DEBUG", "False")
 ALLOWED_HOSTS = [h for h in os.getenv("ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 
@@ -120,6 +144,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that it bounds every database use of a request, the session's and the user's included.
+    "arena.ops.deadlines.DatabaseDeadlineMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -192,9 +218,33 @@ else:
             "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
+#: Which timeouts this process's database connections get: "web" for the site under gunicorn
+#: (arena/wsgi.py sets it), "worker" for everything else: Celery's platform workers and beat,
+#: which record results in batches, and manage.py's commands (migrations, recomputations).
+ARENA_PROCESS_ROLE = os.getenv("ARENA_PROCESS_ROLE", "worker")
+if ARENA_PROCESS_ROLE not in ("web", "worker"):
+    raise ValueError(f"ARENA_PROCESS_ROLE must be web or worker, not {ARENA_PROCESS_ROLE!r}")
+#: Opening a database connection gives up after this long (every process).
+ARENA_DB_CONNECT_TIMEOUT_S = envint("ARENA_DB_CONNECT_TIMEOUT_S", "5", minimum=0)
+#: The server cancels a web request's statement after this long: well below gunicorn's 30 s timeout,
+#: so a request waiting on a lock or a stuck query ends with an error page instead of a killed worker.
+ARENA_WEB_STATEMENT_TIMEOUT_S = envint("ARENA_WEB_STATEMENT_TIMEOUT_S", "10", minimum=0)
+#: Every other process's statements: recording a batch of 500 results, the matchmaker's wait for a
+#: season's lock, a migration or a season's recomputation may take far longer than a page.
+ARENA_DB_STATEMENT_TIMEOUT_S = envint("ARENA_DB_STATEMENT_TIMEOUT_S", "300", minimum=0)
+ARENA_STATEMENT_TIMEOUT_S = (
+    ARENA_WEB_STATEMENT_TIMEOUT_S if ARENA_PROCESS_ROLE == "web" else ARENA_DB_STATEMENT_TIMEOUT_S
+)
+#: A web request still running this long after it came has its database connections cut under it
+#: (arena/ops/deadlines.py): what a server that does not answer at all (stopped, or cut off by the
+#: network) cannot do for itself by cancelling the statement. Twice the statement timeout, web only.
+ARENA_WEB_DB_DEADLINE_S = 2 * ARENA_WEB_STATEMENT_TIMEOUT_S if ARENA_PROCESS_ROLE == "web" else 0
+#: /ops/metrics gives up on the database after this long and reports it down with the rest of its figures.
+ARENA_METRICS_DB_TIMEOUT_S = envint("ARENA_METRICS_DB_TIMEOUT_S", "3", minimum=1)
 # Keep a web process's database connection between requests (opening one cost 7 ms a
 # request in the web load benchmark); checked before reuse, so a restarted server is survived.
-for _database in DATABASES.values():
+for _alias, _database in DATABASES.items():
+    DATABASES[_alias] = _database = with_timeouts(_database, ARENA_DB_CONNECT_TIMEOUT_S, ARENA_STATEMENT_TIMEOUT_S)
     _database["CONN_MAX_AGE"] = envint("ARENA_DB_CONN_MAX_AGE", "60")
     _database["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

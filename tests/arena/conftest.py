@@ -41,9 +41,13 @@ def use_postgresql() -> None:
     from django.conf import settings
     from django.db import connections
 
+    from arena.settings import with_timeouts
+
     if os.environ.get("ARENA_DATABASE_URL"):
         return
-    settings.DATABASES["default"].update(POSTGRES)  # in place: the connection handler holds this very dict
+    # With the connect and statement timeouts production's connections get (arena/settings.py).
+    postgres = with_timeouts(POSTGRES, settings.ARENA_DB_CONNECT_TIMEOUT_S, settings.ARENA_STATEMENT_TIMEOUT_S)
+    settings.DATABASES["default"].update(postgres)  # in place: the connection handler holds this very dict
     # One test database per run, so two runs on one machine (a developer's and
     # a CI clone's) never drop each other's database mid-run.
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_arena_{os.getpid()}"
@@ -291,3 +295,21 @@ def builtin_season(
     season.transition(Season.Status.RUNNING)
     series = play_rounds(season, 5, 2, django_capture_on_commit_callbacks)
     return {"season": season, "versions": versions, "series": series}
+
+
+@pytest.fixture(scope="session")
+def migrated_embedded_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An embedded (SQLite) database built by ``manage.py migrate``, once per session: copy it, never change it."""
+    from tests.arena.embedded_db import migrate_into
+
+    return migrate_into(tmp_path_factory.mktemp("embedded-template"))
+
+
+@pytest.fixture
+def embedded_var(migrated_embedded_database: Path, tmp_path: Path) -> Path:
+    """A var/ folder of the test's own holding a freshly migrated embedded database (ARENA_VAR_DIR)."""
+    from tests.arena.embedded_db import copy_database
+
+    var_dir = tmp_path / "var"
+    copy_database(migrated_embedded_database, var_dir)
+    return var_dir

@@ -1,4 +1,4 @@
-"""PostgreSQL and Redis servers of a test's own, on free ports, that the test may restart at will.
+"""PostgreSQL and Redis servers of a test's own, on free ports, that the test may restart at will; a stalling proxy.
 
 The suite's shared servers (5432, 6379) are never restarted: other tests and
 other users of the machine rely on them. These start from nothing in a
@@ -8,12 +8,15 @@ as initdb refuses root) and are stopped and removed afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -133,6 +136,37 @@ class OwnPostgres:
             postgres_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.directory / "log"), "-m", mode, "-w", "restart"
         )
 
+    def server_processes(self) -> list[int]:
+        """Return the postmaster's pid, then every process below it (backends, background workers)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        found, todo = [postmaster], [postmaster]
+        while todo:
+            parent = todo.pop()
+            for task in Path(f"/proc/{parent}/task").glob("*"):
+                try:
+                    children = [int(child) for child in (task / "children").read_text().split()]
+                except OSError:
+                    continue
+                found += children
+                todo += children
+        return found
+
+    def freeze(self) -> None:
+        """Stop every process of the server (SIGSTOP): clients' connections stay open and get no answer."""
+        postmaster, *others = self.server_processes()
+        os.kill(postmaster, signal.SIGSTOP)  # first, so that it starts no process meanwhile
+        for pid in others:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let the server's processes go on (SIGCONT) after :meth:`freeze`."""
+        postmaster, *others = self.server_processes()
+        for pid in others:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        os.kill(postmaster, signal.SIGCONT)
+
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
             subprocess.run(
@@ -154,3 +188,69 @@ def service_environment(**values: str) -> dict[str, str]:
     base["PYTHONPATH"] = os.pathsep.join([str(repo), str(repo / "platform")])
     base.update(values)
     return base
+
+
+class StallingProxy:
+    """A TCP proxy on a free port to ``target_port`` that the test can make stop forwarding, as a hung server would.
+
+    While stalled (:meth:`stall`) it still accepts connections and reads what
+    clients send, but passes nothing on in either direction: to its clients
+    the server neither answers nor goes away, which is what a stopped server
+    process or a network that drops everything looks like. :meth:`resume`
+    passes on what was held and goes on. Only the test's own connections go
+    through it; the server behind it is never touched.
+    """
+
+    def __init__(self, target_port: int, target_host: str = "127.0.0.1") -> None:
+        self.target = (target_host, target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.flowing = threading.Event()
+        self.flowing.set()
+        self.closed = False
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, name="stalling-proxy", daemon=True).start()
+
+    def stall(self) -> None:
+        self.flowing.clear()
+
+    def resume(self) -> None:
+        self.flowing.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.flowing.set()
+        self.listener.close()
+        for sock in list(self.sockets):
+            sock.close()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                server = socket.create_connection(self.target, timeout=10)
+            except OSError:
+                client.close()
+                continue
+            server.settimeout(None)
+            self.sockets += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while True:
+                data = source.recv(65536)
+                self.flowing.wait()  # stalled: hold what came until resumed
+                if not data or self.closed:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)

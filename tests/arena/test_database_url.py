@@ -1,7 +1,8 @@
-"""ARENA_DATABASE_URL: the database from one environment variable, refused loudly when unusable."""
+"""ARENA_DATABASE_URL and the database timeouts: from the environment, refused loudly when unusable."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.settings import parse_database_url
+from arena.settings import parse_database_url, with_timeouts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,3 +89,74 @@ def test_it_stops_manage_py_on_a_bad_url() -> None:
     )
     assert result.returncode != 0
     assert "ARENA_DATABASE_URL: unsupported scheme 'mongodb'" in result.stderr
+
+
+def test_postgresql_connections_get_a_connect_and_a_statement_timeout() -> None:
+    entry = with_timeouts(parse_database_url("postgres://arena@db.example/ladder?sslmode=require"), 5, 10)
+    assert entry["OPTIONS"] == {"sslmode": "require", "connect_timeout": "5", "options": "-c statement_timeout=10000"}
+    assert with_timeouts(parse_database_url("postgres://arena@db/ladder"), 0, 0)["OPTIONS"] == {
+        "connect_timeout": "0",  # no bound, as libpq reads it
+        "options": "-c statement_timeout=0",
+    }
+
+
+def test_what_the_url_says_of_timeouts_and_startup_options_wins() -> None:
+    url = "postgres://arena@db/ladder?connect_timeout=2&options=-c%20statement_timeout%3D500"
+    assert with_timeouts(parse_database_url(url), 5, 10)["OPTIONS"] == {
+        "connect_timeout": "2",
+        "options": "-c statement_timeout=500",
+    }
+    url = "postgres://arena@db/ladder?options=-c%20search_path%3Dladder"
+    assert with_timeouts(parse_database_url(url), 5, 10)["OPTIONS"]["options"] == (
+        "-c search_path=ladder -c statement_timeout=10000"
+    )
+
+
+def test_sqlite_is_left_as_it_is() -> None:
+    entry = parse_database_url("sqlite:////srv/arena/arena.sqlite3")
+    assert with_timeouts(entry, 5, 10) == entry
+
+
+def settings_of(**environment: str) -> subprocess.CompletedProcess[str]:
+    """Load the settings in a fresh interpreter with ``environment``; print the database timeouts as JSON."""
+    script = (
+        "import json; from django.conf import settings; "
+        "print(json.dumps([settings.DATABASES['default']['OPTIONS'], settings.ARENA_WEB_DB_DEADLINE_S]))"
+    )
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ARENA_")}
+    env.update(
+        PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'platform'}",
+        DJANGO_SETTINGS_MODULE="arena.settings",
+        ARENA_DATABASE_URL="postgres://arena@db.example/ladder",
+        **environment,
+    )
+    return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize(
+    ("environment", "statement_ms", "deadline_s"),
+    [
+        ({}, 300_000, 0),  # Celery's workers and beat, manage.py's commands
+        ({"ARENA_PROCESS_ROLE": "web", "ARENA_WEB_STATEMENT_TIMEOUT_S": "4"}, 4_000, 8),  # gunicorn, as compose runs it
+    ],
+)
+def test_each_process_gets_its_roles_timeouts(environment: dict[str, str], statement_ms: int, deadline_s: int) -> None:
+    loaded = settings_of(**environment)
+    assert loaded.returncode == 0, loaded.stderr
+    options, deadline = json.loads(loaded.stdout)
+    assert options == {"connect_timeout": "5", "options": f"-c statement_timeout={statement_ms}"}
+    assert deadline == deadline_s
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("ARENA_PROCESS_ROLE", "browser", "ARENA_PROCESS_ROLE must be web or worker, not 'browser'"),
+        ("ARENA_WEB_STATEMENT_TIMEOUT_S", "-1", "ARENA_WEB_STATEMENT_TIMEOUT_S must be at least 0, not -1"),
+        ("ARENA_METRICS_DB_TIMEOUT_S", "0", "ARENA_METRICS_DB_TIMEOUT_S must be at least 1, not 0"),
+    ],
+)
+def test_a_bad_timeout_setting_stops_the_process_naming_it(name: str, value: str, message: str) -> None:
+    loaded = settings_of(**{name: value})
+    assert loaded.returncode != 0
+    assert message in loaded.stderr

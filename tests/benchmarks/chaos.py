@@ -18,6 +18,10 @@ the series is played without faults (the baseline throughput); then, every
   queued message is lost, as with a server without persistence;
 * ``restart-postgres-fast`` and ``restart-postgres-immediate``: PostgreSQL
   restarted, its clients told to go, or as after a crash.
+* ``hang-postgres``: every PostgreSQL process stopped (SIGSTOP) for
+  ``--hang-s`` seconds, then let go on: it neither answers nor drops a
+  connection, as a stalled host would. Meanwhile ``/ops/metrics`` is read as
+  a scraper reads it; its answer (and how long it took) is in the fault's line.
 
 Once ``--series`` are recorded and ``--min-faults`` injected (21 by default:
 every kind three times), the season is paused and the run drains. Then
@@ -60,6 +64,7 @@ FAULTS = (
     "restart-redis-wiped",
     "restart-postgres-fast",
     "restart-postgres-immediate",
+    "hang-postgres",
 )
 PACKAGES = REPO / "bots" / "watch" / "packages"
 OWNERS_PER_BOT = 3  # random and greedy, three owners each: six versions
@@ -167,6 +172,8 @@ class Stack:
 
     def inject(self, kind: str, rng: random.Random) -> str:
         """Apply one fault; return what was done, in words."""
+        if kind == "hang-postgres":
+            return hang_postgres(self, self.args.hang_s)
         if kind == "kill-match-child":
             worker = self.processes[f"match-worker-{rng.choice((1, 2))}"]
             children = worker.children()
@@ -189,6 +196,23 @@ class Stack:
         mode = kind.rsplit("-", 1)[1]
         self.postgres.restart(mode)
         return f"PostgreSQL restarted ({mode} shutdown)"
+
+
+def hang_postgres(stack: Stack, hang_s: float) -> str:
+    """Stop every PostgreSQL process for ``hang_s``, reading /ops/metrics meanwhile; return what it said."""
+    from arena.ops.views import prometheus_text
+
+    stack.postgres.freeze()
+    frozen = time.monotonic()
+    try:
+        text = prometheus_text()  # what the page answers a scraper, from this process's own (now hung) connection
+        took = time.monotonic() - frozen
+        time.sleep(max(0.0, hang_s - took))
+    finally:
+        stack.postgres.thaw()
+    said = next((line[2:] for line in text.splitlines() if line.startswith("# database ")), "database up?!")
+    broker = "broker up" if "arena_broker_up 1" in text else "broker down"
+    return f"PostgreSQL stopped (SIGSTOP) for {hang_s:g} s; /ops/metrics answered in {took:.1f} s: {said}; {broker}"
 
 
 def retrying(read: Callable[[], Any]) -> Any:
@@ -370,6 +394,7 @@ def main() -> None:
     )
     parser.add_argument("--lost-grace", type=int, default=10, help="ARENA_LOST_GRACE_S for the run (default 10)")
     parser.add_argument("--lease-ttl", type=int, default=9, help="ARENA_LEASE_TTL_S for the run (default 9)")
+    parser.add_argument("--hang-s", type=float, default=15.0, help="how long hang-postgres stops it (default 15)")
     parser.add_argument("--timeout", type=float, default=7200.0, help="give up after this many seconds")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()

@@ -7,19 +7,41 @@ version is created; ``save()`` refuses anything else.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Func, Q, Value
+from django.db.models.functions import Length
+from django.db.models.lookups import Exact, Range
 
 from arena.bots.artifacts import ARCHIVE_FORMATS, archive_key
 
 #: A bot's name, as bot.toml's ``name`` (workers/botpkg.py NAME_PATTERN).
 BOT_NAME_REGEX = r"^[A-Za-z0-9_-]{1,40}\Z"
 SHA256_REGEX = r"^[0-9a-f]{64}\Z"
+#: The characters of those two, for the database's CHECK constraints (:func:`only_characters`).
+BOT_NAME_CHARACTERS = string.ascii_letters + string.digits + "_-"
+SHA256_CHARACTERS = string.digits + "abcdef"
+
+
+def only_characters(field: str, characters: str, shortest: int, longest: int) -> Q:
+    """Return a CHECK condition: ``field`` holds ``shortest`` to ``longest`` characters, each one of ``characters``.
+
+    The same meaning as a regular expression ``^[characters]{shortest,longest}$``,
+    written with TRIM and LENGTH, which PostgreSQL and SQLite both have built in:
+    Django's ``__regex`` needs a REGEXP function that only Django's own SQLite
+    connections define, so the stock ``sqlite3`` tools could not check the
+    embedded database (``PRAGMA integrity_check``). ``TRIM(x, chars)`` strips
+    every character of ``chars`` from both ends of ``x`` (PostgreSQL's
+    ``btrim``): nothing is left exactly when ``x`` holds only those characters,
+    a NUL or a line break included in what is left.
+    """
+    stripped = Func(F(field), Value(characters), function="TRIM", output_field=models.CharField())
+    return Q(Exact(stripped, Value(""))) & Q(Range(Length(field), (shortest, longest)))
 
 
 class ImmutableVersionError(ValueError):
@@ -49,7 +71,7 @@ class Bot(models.Model):
         ordering = ("owner", "name")
         constraints = (
             models.UniqueConstraint(fields=["owner", "name"], name="bot_name_unique_per_owner"),
-            models.CheckConstraint(condition=Q(name__regex=BOT_NAME_REGEX.replace(r"\Z", "$")), name="bot_name_form"),
+            models.CheckConstraint(condition=only_characters("name", BOT_NAME_CHARACTERS, 1, 40), name="bot_name_form"),
         )
 
     def __str__(self) -> str:
@@ -88,7 +110,7 @@ class BotVersion(models.Model):
             models.UniqueConstraint(fields=["bot", "number"], name="bot_version_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="bot_version_number_positive"),
             models.CheckConstraint(
-                condition=Q(archive_sha256__regex=SHA256_REGEX.replace(r"\Z", "$")), name="bot_version_sha256_hex"
+                condition=only_characters("archive_sha256", SHA256_CHARACTERS, 64, 64), name="bot_version_sha256_hex"
             ),
             models.CheckConstraint(condition=Q(archive_format__in=ARCHIVE_FORMATS), name="bot_version_archive_format"),
             models.CheckConstraint(condition=Q(status__in=VersionStatus.values), name="bot_version_status"),

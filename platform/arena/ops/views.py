@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from arena.ops.deadlines import DatabaseAnswer, answer_within
 from arena.ops.status import (
     collect_status,
     format_duration,
@@ -65,7 +67,9 @@ def metrics(request: HttpRequest) -> HttpResponse:
 
     A scraper sends ``Authorization: Bearer <token>``; with no token configured
     only a signed-in staff user may read them. Workers are not asked (that
-    waits for their replies); everything else ``/ops/`` shows is here.
+    waits for their replies); everything else ``/ops/`` shows is here. A
+    scraper's request needs no database (a staff session does): the page
+    answers while the database is down or hangs, and says so.
     """
     token = settings.ARENA_METRICS_TOKEN
     sent = request.headers.get("Authorization", "")
@@ -76,39 +80,81 @@ def metrics(request: HttpRequest) -> HttpResponse:
     return HttpResponse(prometheus_text(), content_type="text/plain; version=0.0.4; charset=utf-8")
 
 
+class Exposition:
+    """Metrics in Prometheus's text format, written one metric (HELP, TYPE, samples) at a time."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def metric(self, name: str, kind: str, help_text: str, samples: list[tuple[str, float]]) -> None:
+        """Add metric ``name`` with its samples, each ``(labels, value)``: ``('{queue="matches"}', 3.0)``."""
+        self.lines.extend([f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"])
+        self.lines.extend(f"{name}{labels} {value:g}" for labels, value in samples)
+
+    def comment(self, text: str) -> None:
+        """Add a comment line (scrapers ignore it; a person reading the page sees it)."""
+        self.lines.append("# " + " ".join(text.split()))
+
+    def extend(self, other: Exposition) -> None:
+        self.lines.extend(other.lines)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
 def prometheus_text() -> str:
-    """Return the figures as Prometheus exposition text."""
-    from django.db.models import Count
+    """Return the figures as Prometheus exposition text: the broker's always, the database's when it answers."""
+    out = Exposition()
+    broker_metrics(out)
+    database_metrics(out, timezone.now())
+    return out.text()
 
-    now = timezone.now()
-    lines: list[str] = []
 
-    def metric(name: str, kind: str, help_text: str, samples: list[tuple[str, float]]) -> None:
-        lines.extend([f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"])
-        lines.extend(f"{name}{labels} {value:g}" for labels, value in samples)
-
+def broker_metrics(out: Exposition) -> None:
+    """Add what Redis alone tells (queues, the results stream, whether it answers): never a database query here."""
     queues = queue_depths(settings.CELERY_BROKER_URL)
     depths = [(f'{{queue="{name}"}}', float(n)) for name, n in queues.items() if isinstance(n, int)]
-    metric("arena_queue_messages", "gauge", "Messages waiting in each broker queue.", depths)
-    metric(
+    out.metric("arena_queue_messages", "gauge", "Messages waiting in each broker queue.", depths)
+    out.metric(
         "arena_broker_up",
         "gauge",
         "1 if the broker answered (or none is needed).",
         [("", 0.0 if "error" in queues else 1.0)],
     )
+
+
+def database_metrics(out: Exposition, now: datetime) -> None:
+    """Add whether and how the database answered within ARENA_METRICS_DB_TIMEOUT_S, then its figures if it did."""
+    figures = Exposition()
+    answer = answer_within(settings.ARENA_METRICS_DB_TIMEOUT_S, lambda: database_figures(figures, now))
+    out.metric("arena_database_up", "gauge", "1 if the database answered the figures below in time.",
+               [("", 1.0 if answer.up else 0.0)])  # fmt: skip
+    out.metric("arena_database_state", "gauge", "1 for how the database answered: up, timed_out, unreachable, error.",
+               [(f'{{state="{state}"}}', float(state == answer.state)) for state in DatabaseAnswer.STATES])  # fmt: skip
+    out.metric("arena_database_response_seconds", "gauge", "How long the database took to answer, or to be given up.",
+               [("", answer.seconds)])  # fmt: skip
+    if answer.up:
+        out.extend(figures)
+    else:
+        out.comment(f"database {answer.describe()}: the figures counted in it are left out")
+
+
+def database_figures(out: Exposition, now: datetime) -> None:
+    """Add the figures counted in the database (run under :func:`answer_within`: printed only if it all answered)."""
+    from django.db.models import Count
+
     states = dict(Series.objects.values_list("state").annotate(n=Count("pk")).order_by())
-    metric(
+    out.metric(
         "arena_series",
         "gauge",
         "Series by state.",
         [(f'{{state="{s}"}}', float(states.get(s, 0))) for s in SeriesState.values],
     )
     oldest = oldest_outstanding(now)
-    metric("arena_oldest_outstanding_series_age_seconds", "gauge", "Age of the oldest queued or running series.",
-           [("", float(oldest["age_seconds"]) if oldest else 0.0)])  # fmt: skip
+    out.metric("arena_oldest_outstanding_series_age_seconds", "gauge", "Age of the oldest queued or running series.",
+               [("", float(oldest["age_seconds"]) if oldest else 0.0)])  # fmt: skip
     rates = series_per_minute(now)
-    metric("arena_series_done_per_minute", "gauge", "Series recorded per minute.",
-           [('{window="5m"}', rates["last_5_minutes"]), ('{window="60m"}', rates["last_60_minutes"])])  # fmt: skip
-    metric("arena_results_waiting", "gauge", "Results delivered and not yet applied (the inbox).",
-           [("", float(PendingResult.objects.count()))])  # fmt: skip
-    return "\n".join(lines) + "\n"
+    out.metric("arena_series_done_per_minute", "gauge", "Series recorded per minute.",
+               [('{window="5m"}', rates["last_5_minutes"]), ('{window="60m"}', rates["last_60_minutes"])])  # fmt: skip
+    out.metric("arena_results_waiting", "gauge", "Results delivered and not yet applied (the inbox).",
+               [("", float(PendingResult.objects.count()))])  # fmt: skip

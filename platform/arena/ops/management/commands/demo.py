@@ -9,7 +9,8 @@ score ladder), plays rounds of series
 through the same matchmaker, Celery tasks, sandbox and rating code as
 production (tasks run in-process when no broker is configured), prints each
 leaderboard and one series game by game, and serves the populated site at
-http://127.0.0.1:8000/ until Ctrl-C.
+http://127.0.0.1:8000/ until Ctrl-C or SIGTERM (both let the series being
+played finish and be recorded).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tqdm import tqdm
 import engines
 from arena.bots.models import BotVersion
 from arena.bots.submissions import submit_version
-from arena.embedded import serve
+from arena.embedded import serve, sigterm_as_ctrl_c
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
 from arena.ratings.team_boards import ROLE_BOARDS, builtin_gm, played_with_builtin_gm, team_board
@@ -219,6 +220,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        with sigterm_as_ctrl_c():
+            self.play_and_serve(options)
+
+    def play_and_serve(self, options: dict[str, Any]) -> None:
         if options["rounds"] < 0 or options["slots"] <= 0:
             raise CommandError("--rounds must be 0 or more and --slots positive")
         check_port(options["port"])
