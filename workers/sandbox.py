@@ -17,7 +17,11 @@ that tests it):
    ``/bot``, the Arena runtime (engines and the bot SDK) read-only at
    ``/arena``, sized tmpfs for ``/tmp`` and ``/dev/shm``;
 5. a seccomp filter that refuses ptrace, keyctl, io_uring, bpf, perf events,
-   userfaultfd, mount, namespaces, kernel modules and AF_VSOCK sockets;
+   userfaultfd, mount, namespaces, kernel modules and every socket family but
+   AF_UNIX; what two bots could signal through (locks, inotify, AIO, the page
+   cache, host-wide counters and ids); and what could wake a bot blocked
+   reading its next request (timers, signal-driven I/O, seccomp filters of its
+   own);
 6. an empty environment and no inherited descriptors but stdin, stdout, stderr.
 
 ``mode="none"`` runs the bot as a plain child process for a bot author's own
@@ -192,15 +196,47 @@ DENIED_SYSCALLS = (
     "alarm",
     "setitimer",
     "timer_create",
+    # Installing a filter of its own: a task waiting on a seccomp user notification for its
+    # read(0, ...) looks blocked in that read, and wakes when the listener goes away.
+    "seccomp",
+    # Kernel counters shared by the whole host, which one bot moves and the other reads:
+    # eventfd ids (the lowest free number, so the ids the sender holds show), and pidfds,
+    # whose inode number counts every process the host has started (the sender forks).
+    "eventfd",
+    "eventfd2",
+    "pidfd_open",
+    "pidfd_getfd",
+    "pidfd_send_signal",
 )
-AF_VSOCK = 40
+#: The only socket family a bot may create (socket, socketpair): it has no network, and every
+#: other family reaches state of the host (TCP's socket and memory counts in /proc/net/sockstat
+#: and /proc/net/protocols) or of its network namespace (the SNMP counters, which a pooled
+#: namespace would carry to the next bot). Refused with EAFNOSUPPORT, as a kernel without the family does.
+AF_UNIX = 1
 CLONE_NEWUSER = 0x10000000
-#: fcntl commands that take or test a record lock or a lease (F_GETLK, F_SETLK, F_SETLKW,
-#: F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE), or ask for a signal when a
-#: directory changes (F_NOTIFY): refused like flock.
-FCNTL_LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+CLONE_PIDFD = 0x1000
+#: The kernel reads fcntl's and ioctl's command, madvise's advice, prctl's option and the
+#: level and name of a socket option as 32-bit ints: the filter compares the low 32 bits only,
+#: or a bot would get past a rule by setting the upper ones.
+LOW_32 = 0xFFFFFFFF
+#: fcntl commands refused: those that take or test a record lock or a lease (F_GETLK, F_SETLK,
+#: F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE) or ask for a signal
+#: when a directory changes (F_NOTIFY), refused like flock; and those that make a file's I/O
+#: signal its owner (F_SETOWN, F_SETSIG, F_SETOWN_EX): with O_ASYNC on its own stderr, a bot
+#: blocked reading its stdin would get SIGIO each time the referee reads that pipe.
+FCNTL_REFUSED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 8, 10, 15)
+F_SETFL = 4
+O_ASYNC = 0o20000
+#: ioctl requests that set a file's async flag or owner (FIOASYNC, FIOSETOWN, SIOCSPGRP), as
+#: fcntl's F_SETFL with O_ASYNC and F_SETOWN do.
+IOCTL_REFUSED = (0x5452, 0x8901, 0x8902)
 #: madvise advice that pushes pages of a file out of the page cache (MADV_COLD, MADV_PAGEOUT).
 MADV_RECLAIM = (20, 21)
+PR_SET_SECCOMP = 22
+SOL_SOCKET = 1
+#: Socket options refused: SO_COOKIE (a socket's cookie comes from a host-wide counter that
+#: only such reads move), SO_PEERPIDFD and SO_PASSPIDFD (pidfds by another way).
+SOCKOPTS_REFUSED = (("getsockopt", 57), ("getsockopt", 77), ("setsockopt", 76))
 
 
 class SandboxError(RuntimeError):
@@ -350,11 +386,22 @@ def seccomp_program() -> bytes:
     for name in DENIED_SYSCALLS:
         with contextlib.suppress(RuntimeError, ValueError, OSError):  # not on this architecture
             rules.add_rule(refuse, name)
-    rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.EQ, AF_VSOCK))
-    for command in FCNTL_LOCK_COMMANDS:
-        rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    for call in ("socket", "socketpair"):
+        # Any other family, and AF_UNIX with upper bits set (the kernel would read AF_UNIX): refused.
+        rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), call, seccomp.Arg(0, seccomp.NE, AF_UNIX))
+    for command in FCNTL_REFUSED:
+        rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, command))
+    rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, F_SETFL),
+                   seccomp.Arg(2, seccomp.MASKED_EQ, O_ASYNC, O_ASYNC))  # fmt: skip
+    for request in IOCTL_REFUSED:
+        rules.add_rule(refuse, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, request))
     for advice in MADV_RECLAIM:
-        rules.add_rule(refuse, "madvise", seccomp.Arg(2, seccomp.EQ, advice))
+        rules.add_rule(refuse, "madvise", seccomp.Arg(2, seccomp.MASKED_EQ, LOW_32, advice))
+    rules.add_rule(refuse, "prctl", seccomp.Arg(0, seccomp.MASKED_EQ, LOW_32, PR_SET_SECCOMP))
+    for call, option in SOCKOPTS_REFUSED:
+        rules.add_rule(refuse, call, seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, SOL_SOCKET),
+                       seccomp.Arg(2, seccomp.MASKED_EQ, LOW_32, option))  # fmt: skip
+    rules.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD))
     # New user namespaces: clone's flags can be checked; clone3 passes them in
     # memory a filter cannot read, so it answers ENOSYS and libc falls back to clone.
     rules.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
