@@ -39,6 +39,7 @@ import os
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -865,11 +866,13 @@ class NetnsPool:
     kernel (docs/benchmarks.md). So a worker keeps the namespaces it made, as
     open descriptors, and hands a free one to the next bot, which enters it
     before bubblewrap starts (``setns``, as root). A namespace is given back
-    only when the bot's cgroup could be removed, that is once every process of
-    the bot has exited: then it holds no socket that could carry anything to
-    the next bot (its only interface, ``lo``, stays down, so no connection
-    lingers in TIME_WAIT either), and a bot has no capability over it to change
-    its state. Otherwise it is closed and dies with its last process.
+    only when every process of its bot has exited (its cgroup could be removed)
+    and it holds no socket (:func:`netns_sockets`): a bot may create unix
+    sockets only (the seccomp filter), with no capability over the namespace,
+    so a socket is the one thing of it that could outlive its processes there
+    (unix sockets passed to one another in a cycle wait for the kernel's
+    collector), and the SNMP and other counters of ``/proc/net`` never move.
+    Otherwise it is closed and dies with whatever still holds it.
     """
 
     def __init__(self) -> None:
@@ -889,7 +892,13 @@ class NetnsPool:
         return fd
 
     def release(self, fd: int, reusable: bool) -> None:
-        """Take back ``fd``; ``reusable`` only when every process of its bot has exited."""
+        """Take back ``fd``; ``reusable`` only when every process of its bot has exited.
+
+        A namespace that still holds a socket after the kernel has had
+        :data:`NETNS_EMPTY_WAIT` seconds to collect unreachable ones is closed instead.
+        """
+        if reusable and not _netns_empties(fd):
+            reusable = False
         if reusable:
             with self._lock:
                 self._free.append(fd)
@@ -910,6 +919,52 @@ class NetnsPool:
                 os.close(fd)
         self._free = []
         self._lock = threading.Lock()
+
+
+#: How long a released namespace may take to lose its last sockets (unix sockets in a cycle of
+#: descriptors passed to one another, which the kernel's collector frees) before it is closed.
+NETNS_EMPTY_WAIT = 2.0
+
+
+def netns_sockets(fd: int) -> int | None:
+    """Return how many sockets the network namespace ``fd`` holds, or None if it cannot be looked at.
+
+    Read as ``sockets: used`` of its ``/proc/net/sockstat``: the calling thread
+    enters the namespace (``setns`` moves only the calling thread) and comes
+    back at once; about 60 µs. A thread that cannot come back is an error.
+    """
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        try:
+            _enter_netns(fd)
+        except OSError:
+            return None
+        try:
+            with open("/proc/thread-self/net/sockstat") as handle:
+                return int(handle.readline().split()[2])  # "sockets: used N"
+        except (OSError, ValueError, IndexError):
+            return None
+        finally:
+            try:
+                _enter_netns(own)
+            except OSError as exc:
+                raise SandboxError(f"cannot return to the worker's network namespace: {exc}") from exc
+    finally:
+        os.close(own)
+
+
+def _netns_empties(fd: int) -> bool:
+    """True once the namespace ``fd`` holds no socket, within :data:`NETNS_EMPTY_WAIT` seconds."""
+    left = netns_sockets(fd)
+    if left != 0 and left is not None:
+        # Unreachable unix sockets wait for the kernel's collector, which runs when a unix
+        # socket that could close a cycle is released anywhere: release one.
+        socket.socket(socket.AF_UNIX).close()
+        deadline = time.monotonic() + NETNS_EMPTY_WAIT
+        while left and time.monotonic() < deadline:
+            time.sleep(0.002)
+            left = netns_sockets(fd)
+    return left == 0
 
 
 def _make_netns() -> int:
