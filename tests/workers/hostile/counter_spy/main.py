@@ -7,22 +7,30 @@ memory in ``/proc/net/sockstat`` and ``/proc/net/protocols``) and eight
 eventfds (eventfd ids are the lowest free number), and by forking eight
 children (pidfd inode numbers count the processes the host has started) and
 reading the cookies of eight sockets (a host-wide counter) for a one, nothing
-for a zero. Series player 1 reads all of them on each of its turns. The
+for a zero. Series player 1 reads all of them on each of its turns, the pidfd
+inode numbers in every way there is (``pidfd_open``, ``clone(CLONE_PIDFD)``,
+``SO_PEERPIDFD``; and ``SO_PASSPIDFD`` asks for them in messages). The
 sender reports ``sent <game> <ply> <bit>``, the receiver ``read <game> <ply>
 <json of what it read>``; each call's first outcome is reported as
 ``HOSTILE <call>: <outcome>``.
 """
 
+import ctypes
 import errno
 import json
 import os
+import signal
 import socket
 import sys
 
 from bots.sdk import run
 
-SO_COOKIE = 57
+SO_COOKIE, SO_PASSPIDFD, SO_PEERPIDFD = 57, 76, 77
+CLONE_PIDFD = 0x1000
+SYS_CLONE = {"x86_64": 56, "aarch64": 220}[os.uname().machine]
 COUNT = 8
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
 reported = set()
 
 
@@ -113,6 +121,35 @@ def pidfd_number():
         os.waitpid(child, 0)
 
 
+def clone_pidfd():
+    """A child made by clone(CLONE_PIDFD): the other way to a pidfd's inode number."""
+    pidfd = ctypes.c_int(-1)
+    child = libc.syscall(ctypes.c_long(SYS_CLONE), ctypes.c_long(CLONE_PIDFD | signal.SIGCHLD), ctypes.c_long(0),
+                         ctypes.byref(pidfd), ctypes.c_long(0), ctypes.c_long(0))  # fmt: skip
+    if child == 0:
+        os._exit(0)
+    if child < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    os.waitpid(child, 0)
+    number = os.fstat(pidfd.value).st_ino
+    os.close(pidfd.value)
+    return number
+
+
+def peer_pidfd():
+    left, right = socket.socketpair()
+    with left, right:
+        fd = int.from_bytes(left.getsockopt(socket.SOL_SOCKET, SO_PEERPIDFD, 4), "little")
+        number = os.fstat(fd).st_ino
+        os.close(fd)
+        return number
+
+
+def pass_pidfd():
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, SO_PASSPIDFD, 1)
+
+
 def new_cookie():
     with socket.socket(socket.AF_UNIX) as sock:
         return cookie(sock)
@@ -129,7 +166,10 @@ class Receiver:
             "eventfd": attempt("read eventfd", eventfd_id),
             "pidfd": attempt("read pidfd_open", pidfd_number),
             "cookie": attempt("read SO_COOKIE", new_cookie),
+            "clone_pidfd": attempt("read clone pidfd", clone_pidfd),
+            "peer_pidfd": attempt("read SO_PEERPIDFD", peer_pidfd),
         }
+        attempt("set SO_PASSPIDFD", pass_pidfd)
         print(f"read {request['game_index']} {request['ply']} {json.dumps(found)}", file=sys.stderr, flush=True)
 
 
