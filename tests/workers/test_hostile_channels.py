@@ -192,18 +192,18 @@ def test_where_hard_links_are_refused_the_runtime_is_bound_file_by_file_and_the_
     assert files == {probe for probe in staged.reports() if probe.startswith("file ")}
 
 
-def counter_messages(series) -> list[tuple[int, int, str, Any]]:
+def counter_messages(series) -> list[tuple[float, str, Any]]:
     """Return the sender's bits and the receiver's readings of counter_spy, in the order the turns came."""
-    events: list[tuple[int, int, str, Any]] = []
+    events: list[tuple[float, str, Any]] = []
     for player, kind in ((0, "sent"), (1, "read")):
         for line in series.stderr(player).splitlines():
             if line.startswith(kind + " "):
-                game, ply, payload = line.split(" ", 3)[1:]
-                events.append((int(game), int(ply), kind, int(payload) if kind == "sent" else json.loads(payload)))
-    return sorted(events, key=lambda event: event[:2])
+                when, payload = line.split(" ", 2)[1:]
+                events.append((float(when), kind, int(payload) if kind == "sent" else json.loads(payload)))
+    return sorted(events, key=lambda event: event[0])
 
 
-def decoded_right(events: list[tuple[int, int, str, Any]], counter: str) -> tuple[int, int]:
+def decoded_right(events: list[tuple[float, str, Any]], counter: str) -> tuple[int, int]:
     """Return how many of the sender's bits the receiver decodes from ``counter``, and out of how many.
 
     The receiver calls a reading a one when it is above the midpoint of its lowest and highest
@@ -211,7 +211,7 @@ def decoded_right(events: list[tuple[int, int, str, Any]], counter: str) -> tupl
     sender last set before it.
     """
     pairs, bit = [], None
-    for _game, _ply, kind, payload in events:
+    for _when, kind, payload in events:
         if kind == "sent":
             bit = payload
         elif bit is not None and payload[counter] is not None:

@@ -10,9 +10,10 @@ reading the cookies of eight sockets (a host-wide counter) for a one, nothing
 for a zero. Series player 1 reads all of them on each of its turns, the pidfd
 inode numbers in every way there is (``pidfd_open``, ``clone(CLONE_PIDFD)``,
 ``SO_PEERPIDFD``; and ``SO_PASSPIDFD`` asks for them in messages). The
-sender reports ``sent <game> <ply> <bit>``, the receiver ``read <game> <ply>
-<json of what it read>``; each call's first outcome is reported as
-``HOSTILE <call>: <outcome>``.
+sender reports ``sent <time> <bit>``, the receiver ``read <time> <json of what
+it read>``, the time being ``time.monotonic()`` (one clock for the whole host,
+so the test can put the two bots' turns in order); each call's first outcome is
+reported as ``HOSTILE <call>: <outcome>``.
 """
 
 import ctypes
@@ -22,6 +23,7 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from bots.sdk import run
 
@@ -88,7 +90,7 @@ class Sender:
                 os.waitpid(child, 0)
                 with socket.socket(socket.AF_UNIX) as sock:
                     attempt("SO_COOKIE", lambda sock=sock: cookie(sock))
-        print(f"sent {request['game_index']} {request['ply']} {bit}", file=sys.stderr, flush=True)
+        print(f"sent {time.monotonic()} {bit}", file=sys.stderr, flush=True)
 
 
 def tcp_line(text, name):
@@ -170,7 +172,7 @@ class Receiver:
             "peer_pidfd": attempt("read SO_PEERPIDFD", peer_pidfd),
         }
         attempt("set SO_PASSPIDFD", pass_pidfd)
-        print(f"read {request['game_index']} {request['ply']} {json.dumps(found)}", file=sys.stderr, flush=True)
+        print(f"read {time.monotonic()} {json.dumps(found)}", file=sys.stderr, flush=True)
 
 
 class Spy:
