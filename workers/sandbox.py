@@ -17,7 +17,11 @@ that tests it):
    ``/bot``, the Arena runtime (engines and the bot SDK) read-only at
    ``/arena``, sized tmpfs for ``/tmp`` and ``/dev/shm``;
 5. a seccomp filter that refuses ptrace, keyctl, io_uring, bpf, perf events,
-   userfaultfd, mount, namespaces, kernel modules and AF_VSOCK sockets;
+   userfaultfd, mount, namespaces, kernel modules and every socket family but
+   AF_UNIX; what two bots could signal through (locks, inotify, AIO, the page
+   cache, host-wide counters and ids); and what could wake a bot blocked
+   reading its next request (timers, signal-driven I/O, seccomp filters of its
+   own);
 6. an empty environment and no inherited descriptors but stdin, stdout, stderr.
 
 ``mode="none"`` runs the bot as a plain child process for a bot author's own
@@ -35,6 +39,7 @@ import os
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -193,15 +198,47 @@ DENIED_SYSCALLS = (
     "alarm",
     "setitimer",
     "timer_create",
+    # Installing a filter of its own: a task waiting on a seccomp user notification for its
+    # read(0, ...) looks blocked in that read, and wakes when the listener goes away.
+    "seccomp",
+    # Kernel counters shared by the whole host, which one bot moves and the other reads:
+    # eventfd ids (the lowest free number, so the ids the sender holds show), and pidfds,
+    # whose inode number counts every process the host has started (the sender forks).
+    "eventfd",
+    "eventfd2",
+    "pidfd_open",
+    "pidfd_getfd",
+    "pidfd_send_signal",
 )
-AF_VSOCK = 40
+#: The only socket family a bot may create (socket, socketpair): it has no network, and every
+#: other family reaches state of the host (TCP's socket and memory counts in /proc/net/sockstat
+#: and /proc/net/protocols) or of its network namespace (the SNMP counters, which a pooled
+#: namespace would carry to the next bot). Refused with EAFNOSUPPORT, as a kernel without the family does.
+AF_UNIX = 1
 CLONE_NEWUSER = 0x10000000
-#: fcntl commands that take or test a record lock or a lease (F_GETLK, F_SETLK, F_SETLKW,
-#: F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE), or ask for a signal when a
-#: directory changes (F_NOTIFY): refused like flock.
-FCNTL_LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+CLONE_PIDFD = 0x1000
+#: The kernel reads fcntl's and ioctl's command, madvise's advice, prctl's option and the
+#: level and name of a socket option as 32-bit ints: the filter compares the low 32 bits only,
+#: or a bot would get past a rule by setting the upper ones.
+LOW_32 = 0xFFFFFFFF
+#: fcntl commands refused: those that take or test a record lock or a lease (F_GETLK, F_SETLK,
+#: F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE) or ask for a signal
+#: when a directory changes (F_NOTIFY), refused like flock; and those that make a file's I/O
+#: signal its owner (F_SETOWN, F_SETSIG, F_SETOWN_EX): with O_ASYNC on its own stderr, a bot
+#: blocked reading its stdin would get SIGIO each time the referee reads that pipe.
+FCNTL_REFUSED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 8, 10, 15)
+F_SETFL = 4
+O_ASYNC = 0o20000
+#: ioctl requests that set a file's async flag or owner (FIOASYNC, FIOSETOWN, SIOCSPGRP), as
+#: fcntl's F_SETFL with O_ASYNC and F_SETOWN do.
+IOCTL_REFUSED = (0x5452, 0x8901, 0x8902)
 #: madvise advice that pushes pages of a file out of the page cache (MADV_COLD, MADV_PAGEOUT).
 MADV_RECLAIM = (20, 21)
+PR_SET_SECCOMP = 22
+SOL_SOCKET = 1
+#: Socket options refused: SO_COOKIE (a socket's cookie comes from a host-wide counter that
+#: only such reads move), SO_PEERPIDFD and SO_PASSPIDFD (pidfds by another way).
+SOCKOPTS_REFUSED = (("getsockopt", 57), ("getsockopt", 77), ("setsockopt", 76))
 
 
 class SandboxError(RuntimeError):
@@ -351,11 +388,22 @@ def seccomp_program() -> bytes:
     for name in DENIED_SYSCALLS:
         with contextlib.suppress(RuntimeError, ValueError, OSError):  # not on this architecture
             rules.add_rule(refuse, name)
-    rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.EQ, AF_VSOCK))
-    for command in FCNTL_LOCK_COMMANDS:
-        rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    for call in ("socket", "socketpair"):
+        # Any other family, and AF_UNIX with upper bits set (the kernel would read AF_UNIX): refused.
+        rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), call, seccomp.Arg(0, seccomp.NE, AF_UNIX))
+    for command in FCNTL_REFUSED:
+        rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, command))
+    rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, F_SETFL),
+                   seccomp.Arg(2, seccomp.MASKED_EQ, O_ASYNC, O_ASYNC))  # fmt: skip
+    for request in IOCTL_REFUSED:
+        rules.add_rule(refuse, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, request))
     for advice in MADV_RECLAIM:
-        rules.add_rule(refuse, "madvise", seccomp.Arg(2, seccomp.EQ, advice))
+        rules.add_rule(refuse, "madvise", seccomp.Arg(2, seccomp.MASKED_EQ, LOW_32, advice))
+    rules.add_rule(refuse, "prctl", seccomp.Arg(0, seccomp.MASKED_EQ, LOW_32, PR_SET_SECCOMP))
+    for call, option in SOCKOPTS_REFUSED:
+        rules.add_rule(refuse, call, seccomp.Arg(1, seccomp.MASKED_EQ, LOW_32, SOL_SOCKET),
+                       seccomp.Arg(2, seccomp.MASKED_EQ, LOW_32, option))  # fmt: skip
+    rules.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD))
     # New user namespaces: clone's flags can be checked; clone3 passes them in
     # memory a filter cannot read, so it answers ENOSYS and libc falls back to clone.
     rules.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
@@ -826,11 +874,13 @@ class NetnsPool:
     kernel (docs/benchmarks.md). So a worker keeps the namespaces it made, as
     open descriptors, and hands a free one to the next bot, which enters it
     before bubblewrap starts (``setns``, as root). A namespace is given back
-    only when the bot's cgroup could be removed, that is once every process of
-    the bot has exited: then it holds no socket that could carry anything to
-    the next bot (its only interface, ``lo``, stays down, so no connection
-    lingers in TIME_WAIT either), and a bot has no capability over it to change
-    its state. Otherwise it is closed and dies with its last process.
+    only when every process of its bot has exited (its cgroup could be removed)
+    and it holds no socket (:func:`netns_sockets`): a bot may create unix
+    sockets only (the seccomp filter), with no capability over the namespace,
+    so a socket is the one thing of it that could outlive its processes there
+    (unix sockets passed to one another in a cycle wait for the kernel's
+    collector), and the SNMP and other counters of ``/proc/net`` never move.
+    Otherwise it is closed and dies with whatever still holds it.
     """
 
     def __init__(self) -> None:
@@ -850,7 +900,13 @@ class NetnsPool:
         return fd
 
     def release(self, fd: int, reusable: bool) -> None:
-        """Take back ``fd``; ``reusable`` only when every process of its bot has exited."""
+        """Take back ``fd``; ``reusable`` only when every process of its bot has exited.
+
+        A namespace that still holds a socket after the kernel has had
+        :data:`NETNS_EMPTY_WAIT` seconds to collect unreachable ones is closed instead.
+        """
+        if reusable and not _netns_empties(fd):
+            reusable = False
         if reusable:
             with self._lock:
                 self._free.append(fd)
@@ -871,6 +927,52 @@ class NetnsPool:
                 os.close(fd)
         self._free = []
         self._lock = threading.Lock()
+
+
+#: How long a released namespace may take to lose its last sockets (unix sockets in a cycle of
+#: descriptors passed to one another, which the kernel's collector frees) before it is closed.
+NETNS_EMPTY_WAIT = 2.0
+
+
+def netns_sockets(fd: int) -> int | None:
+    """Return how many sockets the network namespace ``fd`` holds, or None if it cannot be looked at.
+
+    Read as ``sockets: used`` of its ``/proc/net/sockstat``: the calling thread
+    enters the namespace (``setns`` moves only the calling thread) and comes
+    back at once; about 60 µs. A thread that cannot come back is an error.
+    """
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        try:
+            _enter_netns(fd)
+        except OSError:
+            return None
+        try:
+            with open("/proc/thread-self/net/sockstat") as handle:
+                return int(handle.readline().split()[2])  # "sockets: used N"
+        except (OSError, ValueError, IndexError):
+            return None
+        finally:
+            try:
+                _enter_netns(own)
+            except OSError as exc:
+                raise SandboxError(f"cannot return to the worker's network namespace: {exc}") from exc
+    finally:
+        os.close(own)
+
+
+def _netns_empties(fd: int) -> bool:
+    """True once the namespace ``fd`` holds no socket, within :data:`NETNS_EMPTY_WAIT` seconds."""
+    left = netns_sockets(fd)
+    if left != 0 and left is not None:
+        # Unreachable unix sockets wait for the kernel's collector, which runs when a unix
+        # socket that could close a cycle is released anywhere: release one.
+        socket.socket(socket.AF_UNIX).close()
+        deadline = time.monotonic() + NETNS_EMPTY_WAIT
+        while left and time.monotonic() < deadline:
+            time.sleep(0.002)
+            left = netns_sockets(fd)
+    return left == 0
 
 
 def _make_netns() -> int:

@@ -17,9 +17,19 @@ series (the one off turn is frozen):
   the sender thinks ``value * step`` ms for a 4-bit value, and the receiver reads the
   sender's bank in its next request. This is the chess clock every game shows; it costs the
   sender its own time.
+* **the kernel's inode counter** (``get_next_ino``): pipes, unix sockets and the inodes of
+  ``/proc`` take their numbers from it, each CPU from a batch of 1,024 of its own. Two
+  receivers: *same CPU*, where the sender makes ``value`` pipes (an 8-bit value) and the
+  receiver makes one and reads its inode number (its CPU's batch shows exactly what the
+  sender took when both ran on that CPU), and *batches*, where the sender makes ``value``
+  times 1,024 pipes (a 3-bit value) and the receiver makes pipes until it starts a new
+  batch: where the batch starts is the host-wide counter, whatever CPU anyone ran on.
+  ``--pin`` puts the two bots on two different CPUs (not done in production), to show what
+  that would leave.
 
 It prints, per channel, the bits sent, the error rate, the bits per turn and per second,
-and the capacity after errors (bits × (1 − H(error rate))).
+and the capacity after errors (bits × (1 − H(error rate)); for a value of *b* bits with
+symbol error rate *p*, *b* − H(*p*) − *p* log2(2^*b* − 1) a turn).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -70,6 +81,37 @@ for line in sys.stdin:
                 handle.read(1)
             times.append((time.perf_counter_ns() - began) // 1000)
         print(" ".join(map(str, times)), flush=True)
+"""
+
+INODE_AGENT = """
+import os, sys
+print("ready", flush=True)
+
+
+def pipe_inode():
+    read, write = os.pipe()
+    number = os.fstat(read).st_ino
+    os.close(read)
+    os.close(write)
+    return number
+
+
+last_batch = None
+for line in sys.stdin:
+    command, value = line.split()
+    if command == "send":
+        for _ in range(int(value)):
+            pipe_inode()
+        print("ok", flush=True)
+    elif command == "read":  # the inode number of a new pipe: this CPU's batch
+        print(pipe_inode(), flush=True)
+    else:  # the start of the next batch this CPU takes: the host-wide counter, in batches
+        made = 1
+        number = pipe_inode()
+        while number % 1024 != 1:
+            number = pipe_inode()
+            made += 1
+        print(number // 1024, made, flush=True)
 """
 
 CLOCK_SENDER = """
@@ -166,6 +208,68 @@ def page_cache_channel(work: Path, rounds: int, bits: int) -> dict[str, float]:
     }
 
 
+def symbol_capacity(bits: int, error: float) -> float:
+    """Bits a turn carries when each turn sends one of 2**bits values and a share ``error`` arrives wrong."""
+    if error <= 0:
+        return float(bits)
+    return max(0.0, bits - binary_entropy(error) - error * math.log2(2**bits - 1))
+
+
+def inode_channel(work: Path, rounds: int, receiver: str, pin: bool) -> dict[str, float]:
+    """Send values through the inode counter between two sandboxed bots taking turns; see the module docstring."""
+    agent = package(work, f"inode-{receiver.replace(' ', '-')}-{int(pin)}", INODE_AGENT)
+    staging = shared_staging()
+    bot_dir = staging.add_bot(agent.directory, agent.sha256)
+    bots = [
+        start_bot(python_bot_command("main.py"), bot_dir, runtime_dir=staging.runtime, limits=Limits(), slot=seat)
+        for seat in (0, 1)
+    ]
+    bits, unit, command = (8, 1, "read") if receiver == "same CPU" else (3, 1024, "batch")
+    try:
+        for bot in bots:
+            bot.popen.stdout.readline()  # type: ignore[union-attr]
+        if pin:
+            for cpu, bot in enumerate(bots):
+                for pid in bot.cgroup.pids() if bot.cgroup is not None else [bot.pid]:
+                    os.sched_setaffinity(pid, {cpu % os.cpu_count()})  # type: ignore[operator]
+        sender, reader = bots
+
+        def ask(bot, line: str) -> str:  # type: ignore[no-untyped-def]
+            bot.thaw()
+            bot.popen.stdin.write(line.encode())
+            bot.popen.stdin.flush()
+            answer = bot.popen.stdout.readline().decode()
+            bot.freeze()
+            return answer
+
+        sender.freeze()
+        reader.freeze()
+        rng = random.Random(5)
+        previous = int(ask(reader, f"{command} 0\n").split()[0])
+        wrong = 0
+        began = time.perf_counter()
+        for _ in range(rounds):
+            value = rng.randrange(2**bits)
+            ask(sender, f"send {value * unit}\n")
+            now = int(ask(reader, f"{command} 0\n").split()[0])
+            # Same CPU: the reader's own pipe is one number. Batches: its own batch is one.
+            decoded = now - previous - 1
+            previous = now
+            wrong += decoded != value
+        elapsed = time.perf_counter() - began
+    finally:
+        for bot in bots:
+            bot.kill()
+    error = wrong / rounds
+    return {
+        "values": rounds,
+        "bits": bits,
+        "error": error,
+        "per_second": rounds * bits / elapsed,
+        "capacity": rounds * symbol_capacity(bits, error),
+    }
+
+
 def clock_channel(work: Path, games: int, step_ms: int) -> dict[str, float]:
     seed = 11
     sender = package(work, "sender", CLOCK_SENDER.replace("SEED", str(seed)).replace("STEP", str(step_ms)))
@@ -199,26 +303,46 @@ def clock_channel(work: Path, games: int, step_ms: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--channels", default="page,clock,inode", help="which to measure, comma-separated")
     parser.add_argument("--rounds", type=int, default=16, help="page-cache rounds of --bits bits")
     parser.add_argument("--bits", type=int, default=64)
     parser.add_argument("--step-ms", type=int, default=3, help="clock channel: ms per unit of the sent value")
     parser.add_argument("--games", type=int, default=10, help="clock channel: games in the series")
+    parser.add_argument("--inode-rounds", type=int, default=200, help="inode counter: values sent per receiver")
+    parser.add_argument("--pin", action="store_true", help="inode counter: the two bots on two different CPUs")
     args = parser.parse_args()
+    channels = args.channels.split(",")
+    found: dict[str, object] = {}
+    rows = []
     with tempfile.TemporaryDirectory(prefix="arena-covert-") as work:
-        page = page_cache_channel(Path(work), args.rounds, args.bits)
-        clock = clock_channel(Path(work), args.games, args.step_ms)
+        if "page" in channels:
+            page = found["page_cache"] = page_cache_channel(Path(work), args.rounds, args.bits)
+            rows.append(
+                f"| page cache of the runtime (cold host) | {page['bits']} bits | {page['error']:.1%} "
+                f"| {page['per_turn']} | {page['per_second']:,.0f} | {page['capacity']:,.0f} bits |"
+            )
+        if "clock" in channels:
+            clock = found["clock"] = clock_channel(Path(work), args.games, args.step_ms)
+            rows.append(
+                f"| clocks in the requests ({args.step_ms} ms steps) | {clock['values']} values of 4 bits "
+                f"| {clock['error']:.1%} | 4 | {clock['per_second']:,.0f} | {clock['capacity']:,.0f} bits |"
+            )
+        if "inode" in channels:
+            for receiver in ("same CPU", "batches"):
+                inode = found[f"inode {receiver}"] = inode_channel(Path(work), args.inode_rounds, receiver, args.pin)
+                where = ", bots on two CPUs" if args.pin else ""
+                rows.append(
+                    f"| inode counter, {receiver}{where} | {inode['values']} values of {inode['bits']} bits "
+                    f"| {inode['error']:.1%} | {inode['bits']} | {inode['per_second']:,.0f} "
+                    f"| {inode['capacity']:,.0f} bits |"
+                )
     print("| channel | sent | error rate | bits per turn | bits/s while sending | capacity after errors |")
     print("|---|---:|---:|---:|---:|---:|")
-    print(
-        f"| page cache of the runtime (cold host) | {page['bits']} bits | {page['error']:.1%} | {page['per_turn']} "
-        f"| {page['per_second']:,.0f} | {page['capacity']:,.0f} bits |"
-    )
-    print(
-        f"| clocks in the requests ({args.step_ms} ms steps) | {clock['values']} values of 4 bits "
-        f"| {clock['error']:.1%} | 4 | {clock['per_second']:,.0f} | {clock['capacity']:,.0f} bits |"
-    )
-    print(f"\npage cache budget: {page['budget']} files of the standard library's packages, one bit each per host")
-    print(json.dumps({"page_cache": page, "clock": clock}))
+    print("\n".join(rows))
+    if "page_cache" in found:
+        budget = found["page_cache"]["budget"]  # type: ignore[index]
+        print(f"\npage cache budget: {budget} files of the standard library's packages, one bit each per host")
+    print(json.dumps(found))
 
 
 if __name__ == "__main__":

@@ -204,7 +204,10 @@ class Arena:
         """Load ``hostile/<name>``; with ``targets`` (targets.json) or ``files``, from a copy that holds them."""
         source = HOSTILE / name
         if targets is not None or files:
-            copy = self.tmp_path / "packages" / name
+            copies = self.tmp_path / "packages"
+            copy = copies / name
+            while copy.exists():  # a second copy of one bot, with other targets
+                copy = copies / f"{copy.name}-"
             shutil.copytree(source, copy)
             if targets is not None:
                 (copy / "targets.json").write_text(json.dumps(targets))

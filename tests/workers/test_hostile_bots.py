@@ -329,6 +329,34 @@ def test_timers_that_would_wake_a_waiting_bot_off_turn_are_refused(arena) -> Non
     assert off_rate == 0
 
 
+def test_signal_driven_io_that_would_wake_a_waiting_bot_off_turn_cannot_be_armed(arena) -> None:
+    # With O_ASYNC and itself as owner on its stderr pipe, each read the referee makes of that pipe
+    # would send the waiting bot SIGIO. Before the filter said no: in the turns it was seen waiting
+    # (7 to 12 of 27) it worked through the whole of the opponent's turn, 1.7 to 2.8 s in a series.
+    opponent = arena.package("polite_slow", files={"main.py": SLOWER})
+    series = arena.play("sigio_ponder", opponent)
+    series.assert_completed()
+    arming = (
+        "fcntl F_SETOWN",
+        "fcntl F_SETOWN_EX",
+        "fcntl F_SETSIG",
+        "fcntl F_SETFL O_ASYNC",
+        "ioctl FIOASYNC",
+        "ioctl FIOSETOWN",
+        "ioctl SIOCSPGRP",
+        "fcntl F_SETOWN upper bits",
+        "fcntl F_SETFL O_ASYNC upper bits",
+        "ioctl FIOASYNC upper bits",
+        "seccomp filter",
+        "pidfd_open",
+    )
+    assert series.reports() == dict.fromkeys(arming, "refused (EPERM)")
+    off_rate, on_rate = off_and_on_turn_rates(series)
+    print(f"sigio ponder: {off_rate:.0f} increments/s off turn, {on_rate:.0f}/s on turn")
+    assert on_rate > 1000, f"it did not run on turn: {on_rate:.0f} increments/s"
+    assert off_rate == 0
+
+
 def first_answer(arena, name: str) -> workers.sandbox.BotProcess:
     """Start ``hostile/<name>`` in the sandbox, have it answer one request, and stop and resume it once."""
     import engines

@@ -23,9 +23,11 @@ from pathlib import Path
 
 import pytest
 
+import workers.sandbox
 from workers.sandbox import shared_staging
 
-UNREACHABLE = "[Errno 101] Network is unreachable"
+#: What the seccomp filter answers for a socket of any family but AF_UNIX (workers/sandbox.py AF_UNIX).
+NO_FAMILY = "[Errno 97] Address family not supported by protocol"
 
 
 def host_addresses() -> list[str]:
@@ -50,18 +52,17 @@ def test_no_network_loopback_host_or_internet(arena) -> None:
     reports = series.reports()
     tcp = {probe: outcome for probe, outcome in reports.items() if probe.startswith("tcp ")}
     assert len(tcp) == 5 + 3 * len(addresses), reports
-    assert not [outcome for outcome in tcp.values() if outcome.startswith("OK")], tcp
-    # Nothing has a route, not even loopback (the sandbox's own `lo` is down: the host's Redis and
-    # PostgreSQL are not there), and every probe fails at once, never after a timeout.
+    # No socket of any family but AF_UNIX can be made (the filter answers as a kernel without
+    # the family would): no TCP or UDP to the host's Redis and PostgreSQL, its own addresses or
+    # the Internet, no packet or netlink socket, and every probe fails at once.
     for probe, outcome in tcp.items():
-        if ":" in probe.split()[1]:  # IPv6 has no address at all while `lo` is down
-            assert "[Errno 99] Cannot assign requested address" in outcome, (probe, outcome)
-        else:
-            assert UNREACHABLE in outcome, (probe, outcome)
+        assert outcome.startswith(f"OSError: {NO_FAMILY}"), (probe, outcome)
         assert elapsed(outcome) < 0.5, (probe, outcome)
-    assert UNREACHABLE in reports["udp 1.1.1.1 53"]
-    assert reports["interfaces"] == "OK ['lo']"
-    assert reports["packet socket"].startswith("PermissionError"), reports["packet socket"]
+    for probe in ("udp 1.1.1.1 53", "packet socket", "netlink socket", "inet socketpair", "inet socket upper bits"):
+        assert reports[probe] == f"OSError: {NO_FAMILY}", (probe, reports[probe])
+    assert reports["interfaces"].startswith("OSError"), reports  # glibc asks netlink
+    assert reports["interfaces in /proc/net/dev"] == "OK ['lo']"  # the empty namespace's one interface
+    assert reports["unix socket pair"] == "OK b'ping'"  # what a bot may use: its own unix sockets
 
 
 def test_no_name_resolution(arena) -> None:
@@ -96,6 +97,61 @@ def test_each_running_bot_has_a_network_namespace_of_its_own_and_finds_nothing_a
             # No capability over the namespace: its loopback stays down.
             assert seat["loopback up"].startswith("PermissionError"), seat
     assert seen[0] == seen[1]  # the same two namespaces, each passed on only once its bot had gone
+
+
+#: /proc/net figures that are the host's, not the namespace's: two namespaces read a moment apart
+#: differ in them whatever any bot did (and a bot, with unix sockets only, moves none of them).
+HOST_WIDE = re.compile(r"\b(orphan|alloc|mem) \d+")
+
+
+def namespace_part(path: str, content: str) -> str:
+    """Return what of ``/proc/net/<path>`` belongs to the network namespace it was read in."""
+    if path in ("softnet_stat", "stat/rt_cache"):
+        return ""  # per-CPU counts of the whole host
+    lines = content.splitlines()
+    if path == "netlink":  # the namespace's own kernel sockets: their (hashed) addresses and inode numbers
+        return "\n".join(" ".join(field for i, field in enumerate(line.split()) if i not in (0, 9)) for line in lines)
+    if path == "protocols":  # the memory and pressure columns count every namespace's sockets
+        return "\n".join(" ".join(field for i, field in enumerate(line.split()) if i not in (3, 4)) for line in lines)
+    if path == "sockstat":  # TCP's orphans, sockets allocated and memory, UDP's memory: host-wide
+        return HOST_WIDE.sub(r"\1 -", content)
+    return content
+
+
+def test_a_pooled_network_namespace_shows_nothing_of_its_last_bot(arena, monkeypatch) -> None:
+    """A namespace a dirty bot gave back reads, in every /proc/net file, as one never used."""
+    pool = workers.sandbox.NetnsPool()
+    monkeypatch.setattr(workers.sandbox, "NETNS_POOL", pool)
+    dirty = arena.package("netns_dirt", targets={"mode": "dirty"})
+    first = arena.play(dirty, dirty)
+    first.assert_completed()
+    used = [first.reports(player)["namespace"] for player in (0, 1)]
+    for player in (0, 1):
+        left = first.reports(player)
+        assert left["abstract names"] == "OK 8", left
+        assert left["cycle"] == "OK 'left in flight'", left
+        for probe in ("tcp 127.0.0.1", "tcp 10.1.2.3", "tcp ::1", "udp 1.1.1.1", "ping", "raw"):
+            assert left[probe] == f"OSError: {NO_FAMILY}", (probe, left[probe])
+        for probe in ("loopback up", "loopback mtu", "loopback name"):
+            assert left[probe].startswith("PermissionError"), (probe, left[probe])
+    # Take series 1 player 1's namespace out: series 2 player 0 gets player 0's back, player 1 a new one.
+    held = pool.acquire()
+    try:
+        dump = arena.package("netns_dirt", targets={"mode": "dump"})
+        second = arena.play(dump, dump, stderr_cap_bytes=1024 * 1024)
+    finally:
+        pool.release(held, reusable=False)
+    second.assert_completed()
+    reused, fresh = (second.reports(player) for player in (0, 1))  # the two dumps, player 0's and 1's
+    assert reused["namespace"] == used[0], (reused["namespace"], used)  # handed on, not made again
+    assert fresh["namespace"] not in used
+    assert pool.made == 3
+    files = sorted(probe.removeprefix("file ") for probe in fresh if probe.startswith("file "))
+    assert len(files) > 20, files
+    assert {"unix", "snmp", "snmp6", "netstat", "sockstat", "dev"} <= set(files), files
+    assert sorted(probe.removeprefix("file ") for probe in reused if probe.startswith("file ")) == files
+    both = {path: [json.loads(dump[f"file {path}"]) for dump in (reused, fresh)] for path in files}
+    assert {path: pair for path, pair in both.items() if len({namespace_part(path, text) for text in pair}) > 1} == {}
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,32 @@ def test_a_namespace_that_cannot_be_made_is_a_sandbox_error_saying_why(monkeypat
     monkeypatch.setattr(workers.sandbox, "NETNS_MAKER", "import sys; sys.exit('unshare(CLONE_NEWNET): refused')")
     with pytest.raises(workers.sandbox.SandboxError, match="cannot make a network namespace for a bot: unshare"):
         NetnsPool().acquire()
+
+
+def test_a_namespace_that_still_holds_a_socket_is_not_handed_on(
+    sandbox_ready: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool = NetnsPool()
+    fd = pool.acquire()
+    made: list[socket.socket] = []
+
+    def make_socket_inside() -> None:  # setns moves only this thread
+        workers.sandbox._enter_netns(fd)
+        made.append(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
+
+    inside = threading.Thread(target=make_socket_inside)
+    inside.start()
+    inside.join()
+    assert workers.sandbox.netns_sockets(fd) == 1
+    monkeypatch.setattr(workers.sandbox, "NETNS_EMPTY_WAIT", 0.05)
+    try:
+        pool.release(fd, reusable=True)  # its processes are gone, but something of it is still there
+        assert fd not in pool._free
+        with pytest.raises(OSError, match="Bad file descriptor"):
+            os.fstat(fd)
+    finally:
+        made[0].close()
+    again = pool.acquire()
+    assert workers.sandbox.netns_sockets(again) == 0
+    assert pool.made == 2
+    pool.release(again, reusable=False)

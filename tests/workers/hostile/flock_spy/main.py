@@ -3,8 +3,12 @@
 Both seats run this bot. Without a stop, a lock taken by one bot on a file
 bind-mounted into both sandboxes (the same inode) is seen by the other: one
 bit a file and a turn. Every lock call reports its outcome; then it plays.
+The ``upper bits`` probes make the same ``fcntl`` calls with the upper 32 bits
+of the command set: the kernel reads the command as a 32-bit int and ignores
+them, so a filter must too.
 """
 
+import ctypes
 import fcntl
 import os
 import struct
@@ -13,6 +17,9 @@ import sys
 from bots.sdk import run
 
 F_OFD_GETLK, F_OFD_SETLK = 36, 37
+SYS_FCNTL = {"x86_64": 72, "aarch64": 25}[os.uname().machine]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
 
 
 def report(probe, outcome):
@@ -28,6 +35,15 @@ def attempt(probe, action):
         report(probe, f"OK {result!r}"[:2000])
 
 
+def upper_bits_lock(handle, lock):
+    buffer = ctypes.create_string_buffer(lock)
+    command = ctypes.c_long((1 << 32) | F_OFD_SETLK)  # the kernel sees F_OFD_SETLK
+    if libc.syscall(ctypes.c_long(SYS_FCNTL), ctypes.c_long(handle.fileno()), command, buffer) == -1:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+    return "locked"
+
+
 SHARED = (os.__file__, "/arena/engines/__init__.py", "/bot/main.py")
 handles = [open(path, "rb") for path in SHARED]  # noqa: SIM115 - held for the whole series
 for path, handle in zip(SHARED, handles, strict=True):
@@ -38,5 +54,6 @@ for path, handle in zip(SHARED, handles, strict=True):
     attempt(f"getlk {path}", lambda h=handle, lock=lock: len(fcntl.fcntl(h, fcntl.F_GETLK, lock)))
     attempt(f"ofd getlk {path}", lambda h=handle, lock=lock: len(fcntl.fcntl(h, F_OFD_GETLK, lock)))
     attempt(f"lease {path}", lambda h=handle: fcntl.fcntl(h, fcntl.F_SETLEASE, fcntl.F_RDLCK))
+    attempt(f"ofd lock upper bits {path}", lambda h=handle, lock=lock: upper_bits_lock(h, lock))
 
 run(lambda observation, legal_actions: legal_actions[0])

@@ -36,7 +36,7 @@ def sockets(table):
 
 
 def lo_up():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:  # interface requests go through any socket
         request = struct.pack("16sH14x", b"lo", 0)
         flags = struct.unpack("16sH", fcntl.ioctl(sock, SIOCGIFFLAGS, request)[:18])[1]
         fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | IFF_UP))

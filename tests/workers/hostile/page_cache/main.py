@@ -3,6 +3,8 @@
 mincore(2) on a mapping of a shared file tells which of its pages are cached;
 posix_fadvise(DONTNEED), madvise(MADV_PAGEOUT) and cachestat(2) read or
 reset that state: a sender touches or evicts pages, the receiver looks.
+``madvise pageout upper bits`` passes MADV_PAGEOUT with the upper 32 bits set,
+which the kernel ignores (the advice is an int).
 """
 
 import ctypes
@@ -49,6 +51,10 @@ report("readahead", errno_of(libc.readahead(fd, 0, size)))
 libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 report("madvise pageout", errno_of(libc.madvise(base, size, 21)))  # MADV_PAGEOUT
 report("madvise cold", errno_of(libc.madvise(base, size, 20)))  # MADV_COLD
+SYS_MADVISE = {"x86_64": 28, "aarch64": 233}[os.uname().machine]
+upper_pageout = ctypes.c_long((1 << 32) | 21)  # the kernel reads the advice as an int: MADV_PAGEOUT
+pageout = libc.syscall(SYS_MADVISE, ctypes.c_void_p(base), ctypes.c_size_t(size), upper_pageout)
+report("madvise pageout upper bits", errno_of(pageout))
 attempt("madvise willneed", lambda: mapping.madvise(mmap.MADV_WILLNEED))  # harmless: allowed
 stat = ctypes.create_string_buffer(64)
 rng = (ctypes.c_uint64 * 2)(0, 0)
