@@ -201,14 +201,9 @@ class BotCgroup:
     # again once all were signalled (they SIGCONT one another), the kernel
     # freezer, which also catches tasks forked while it freezes and ignores
     # SIGCONT, takes over for that turn.
-    def freeze(self, exclude: frozenset[int] = frozenset(), whole: bool = False) -> None:
-        """Stop every process in the cgroup but ``exclude`` (it cannot think on someone else's time).
-
-        ``whole``: with the kernel freezer, where there is one, the whole cgroup, ``exclude``
-        too, and every process that joins it before the thaw: for a bot still starting, whose
-        sandbox has not yet forked the processes signals could reach.
-        """
-        if (whole or self._resists) and self._kernel_freeze(True):
+    def freeze(self, exclude: frozenset[int] = frozenset()) -> None:
+        """Stop every process in the cgroup but ``exclude`` (it cannot think on someone else's time)."""
+        if self._resists and self._kernel_freeze(True):
             # This bot's processes undid SIGSTOPs before: the kernel freezer from the start, every turn.
             self._kernel_frozen = True
             return
@@ -217,7 +212,7 @@ class BotCgroup:
         for attempt in range(3):
             fresh = [pid for pid in self.pids() if pid not in seen]
             if not fresh:
-                if self._all_stopped(seen - exclude):
+                if self._all_stopped(seen - exclude) or self._all_stopped_soon(seen - exclude):
                     return
                 self._resists = True
                 # One of them was sent SIGCONT by another before that one stopped (a ring of
@@ -239,6 +234,18 @@ class BotCgroup:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGSTOP)
                 stopped.add(pid)
+
+    def _all_stopped_soon(self, pids: set[int], tries: int = 5) -> bool:
+        """True if every one of ``pids`` is stopped at once within a few looks (a task in the middle of a
+        system call, a mount of a starting sandbox say, stops when it returns from it). Nothing new
+        may have joined meanwhile."""
+        for _ in range(tries):
+            time.sleep(0.002)
+            if set(self.pids()) - pids:
+                return False
+            if self._all_stopped(pids):
+                return True
+        return False
 
     @staticmethod
     def _all_stopped(pids: set[int]) -> bool:

@@ -514,12 +514,30 @@ class Referee:
         document["referee_stall_ms"] = round(self.stalled_s * 1000, 1)
         return document
 
+    def _await_starts(self) -> None:
+        """Wait (up to the start-up allowance) until every bot's sandbox is set up and its code starts.
+
+        Until then bubblewrap is still making the sandbox (and arranging to die with the worker):
+        a bot stopped now would be stopped before its own processes exist, which signals cannot
+        reach, and freezing bubblewrap itself then could leave it stopped for good if the worker
+        died. The launcher's first act is the started marker (workers/sandbox.py), so from it on
+        the bot's processes are there to stop, all in a few milliseconds of its start.
+        """
+        deadline = time.monotonic() + self.spec.start_timeout_ms / 1000
+        for seat in self.seats:
+            while not seat.started and not seat.exited and seat.process.popen.poll() is None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return  # it shows at its first request: a sandbox failure, or a bot still starting
+                self._pump(seat, min(remaining, WAIT_SLICE_S))
+
     def _start_series(self, players: int) -> None:
         """Send every bot its start message, stopped: it reads it at its first request.
 
         A bot that cannot take the message shows it at its first request.
         """
         spec = self.spec
+        self._await_starts()
         for seat in self.seats:
             message = {
                 "type": "start",

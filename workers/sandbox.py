@@ -627,7 +627,6 @@ class BotProcess:
     _supervisor_pids: frozenset[int] | None = None
     _watch: _TaskWatch | None = None  # the bot's only task, while it has one: see waiting_for_referee
     netns: int | None = None  # its network namespace from NETNS_POOL, given back by kill()
-    _froze_once: bool = False
 
     @property
     def pid(self) -> int:
@@ -647,11 +646,7 @@ class BotProcess:
         if self.cgroup is not None:
             if not force and self.waiting_for_referee():
                 return
-            # The first freeze finds the bot still starting: bubblewrap has yet to fork the bot's
-            # processes, which signals sent now would miss. The kernel freezer holds the whole
-            # cgroup, and what forks into it, until the bot's first request.
-            self.cgroup.freeze(self._supervisors(), whole=not self._froze_once)
-            self._froze_once = True
+            self.cgroup.freeze(self._supervisors())
         else:
             self._signal_unsandboxed(signal.SIGSTOP)
         self.frozen = True

@@ -523,7 +523,7 @@ RUNNER = textwrap.dedent(
 
     workers.sandbox.create_bot_cgroup = reporting_create
     hostile, work, slot, uid_base = Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-    bots = [load_bot_package(hostile / name, work) for name in ("daemon", "cpu_spin")]
+    bots = [load_bot_package(hostile / name, work) for name in sys.argv[6].split(",")]
     lease = lease_slot(slot, uid_base)  # never released: the kernel drops it with this process
     print(json.dumps(lease.slot), flush=True)
     run_series(SeriesSpec(
@@ -535,10 +535,22 @@ RUNNER = textwrap.dedent(
 )
 
 
-def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: Path) -> None:
-    """SIGKILL the referee while one bot spins in its decision and the other sits frozen with a daemon."""
+@pytest.mark.parametrize(
+    "order",
+    [
+        "daemon,cpu_spin",  # the daemon bot has played its first move and sits frozen with its daemon
+        "cpu_spin,daemon",  # the daemon bot has had no request yet: it was stopped while its sandbox started
+    ],
+)
+def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: Path, order: str) -> None:
+    """SIGKILL the referee while one bot spins in its decision and the other sits frozen."""
     runner = subprocess.Popen(
-        [sys.executable, "-c", RUNNER, *map(str, (REPO, arena.hostile_dir, tmp_path, arena.slot, arena.uid_base))],
+        [
+            sys.executable,
+            "-c",
+            RUNNER,
+            *map(str, (REPO, arena.hostile_dir, tmp_path, arena.slot, arena.uid_base, order)),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -547,7 +559,7 @@ def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: 
     # The runner leases a slot of its own (this test holds arena.slot): its bots' uids are that slot's.
     runner_slot = json.loads(runner.stdout.readline())  # type: ignore[union-attr]
     uids = arena.uids_of(runner_slot)
-    daemon_uid, spinner_uid = uids
+    daemon_uid, spinner_uid = uids if order.startswith("daemon") else uids[::-1]
     # Wait for the runner's lease: when the kernel drops it with the killed runner, the slot passes
     # to this test, so no other series (another copy of the suite) runs bots at its uids meanwhile.
     lock = os.open(slot_dir() / lock_name(arena.uid_base + runner_slot * 8), os.O_RDONLY | os.O_CLOEXEC)
@@ -556,13 +568,14 @@ def test_killing_the_runner_mid_series_kills_every_bot_process(arena, tmp_path: 
     try:
         for _ in range(2):
             cgroup_dirs += json.loads(runner.stdout.readline())  # type: ignore[union-attr]
-        # Wait for: the daemon bot (bwrap twice, the bot, its daemon) and the spinner running its decision.
+        # Wait for: the daemon bot (bwrap twice, the bot, its daemon; before its first request, at least
+        # bubblewrap) and the spinner running its decision.
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             processes = arena.processes_of([daemon_uid, spinner_uid])
             daemon_side = [p for p in processes if p.uid == daemon_uid and not p.zombie]
             spinning = [p for p in processes if p.uid == spinner_uid and p.state.startswith("R")]
-            if len(daemon_side) >= 4 and spinning:
+            if len(daemon_side) >= (4 if order.startswith("daemon") else 1) and spinning:
                 break
             time.sleep(0.05)
         else:

@@ -29,6 +29,7 @@ import pytest
 from workers.botpkg import load_bot_package
 from workers.referee import Referee, SeriesSpec, TimeControl, run_series
 from workers.sandbox import BotProcess, Limits
+from workers.slots import SLOTS, UIDS_PER_SLOT
 
 REPO = Path(__file__).resolve().parents[2]
 #: The hostile suite's uid range (conftest.py), clear of production uids, and a slot of it
@@ -177,6 +178,10 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+#: Every uid a bot of this test's uid base can run as.
+SUITE_UIDS = range(UID_BASE, UID_BASE + SLOTS * UIDS_PER_SLOT)
+
+
 def bot_uids(pids: list[int]) -> set[int]:
     """Return the uids of the live, unprivileged processes among ``pids``."""
     statuses = [status_of(pid) for pid in pids]
@@ -216,10 +221,11 @@ def test_a_bot_holding_its_process_limit_in_another_process_does_not_stop_a_seri
     samples: list[tuple[set[int], set[int]]] = []  # (uids in the runner's process tree, in this process's)
 
     def sample() -> None:
+        # This process may referee other series meanwhile (a suite's living ladder in a thread, as the
+        # embedded platform runs them): only the uids of this test's range are the two series' bots.
         theirs = {runner.pid, *descendants(runner.pid)}
-        samples.append(
-            (bot_uids(list(theirs)), bot_uids([pid for pid in descendants(os.getpid()) if pid not in theirs]))
-        )
+        ours = bot_uids([pid for pid in descendants(os.getpid()) if pid not in theirs])
+        samples.append((bot_uids(list(theirs)), {uid for uid in ours if uid in SUITE_UIDS}))
 
     start_bots, kill = Referee.start_bots, BotProcess.kill
     started: list[tuple[set[int], set[int]]] = []

@@ -157,6 +157,25 @@ def race_season(site: str) -> PlayedSeason:
     return start_reference_season("watch_race")
 
 
+@pytest.fixture(autouse=True)
+def chance_from_the_nonce(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw each ladder series' chance (and its bots' seeds) from its nonce alone, as ``arena play --seed`` does.
+
+    The platform's secret is an HMAC of the series' id and nonce under the server key
+    (``Series.chance_secret``), and ids differ from run to run: the games a browser test needs (a
+    capture, a round played again) would come and go. These tests are about the pages; the
+    derivation itself is held by tests/arena/web/test_public_chance.py and the score ladder's tests.
+    A solo season keeps its own stored secret (its series must deal alike).
+    """
+    from arena.series.models import Series
+    from workers.chance import local_secret
+
+    real = Series.chance_secret
+    monkeypatch.setattr(
+        Series, "chance_secret", lambda self: real(self) if self.season.is_solo else local_secret(self.seed).hex()
+    )
+
+
 def schedule_rounds(season: Any, rounds: int, slots: int, seed: int = 7) -> list[Any]:
     """Schedule ``rounds`` rounds of ``slots`` series; without a broker each is played and recorded on commit."""
     from arena.matchmaking.scheduling import schedule_round
