@@ -674,13 +674,19 @@ class BotProcess:
         count of times scheduled unchanged from before T1 to after T3. Then it
         was blocked throughout, so it created nothing after T1, and nothing else
         existed at T2 to create anything or to signal it afterwards. Only a
-        write to its stdin (ours) or a signal can wake it; the seccomp filter
-        refuses the timers that would deliver one (alarm, setitimer,
-        timer_create), and its pid namespace and uid keep every other bot from
-        signalling it. Anything else (a second task, another system call, a
-        file that is not ours on fd 0, a /proc file we may not read) and the
-        bot is frozen as usual. A bot that has just answered and not yet reached
-        its read gets the processor for a moment (``sched_yield``, a few times) first.
+        write to its stdin (ours) or a signal can wake it. Every message the
+        referee writes to it off its turn is written with it stopped
+        (``freeze(force=True)``). The seccomp filter refuses whatever would
+        deliver a signal by itself: the timers (``alarm``, ``setitimer``,
+        ``timer_create``), signal-driven I/O (``F_SETOWN``, ``F_SETOWN_EX``,
+        ``F_SETSIG``, ``O_ASYNC``, ``FIOASYNC``, ``FIOSETOWN``, ``SIOCSPGRP``:
+        the referee reads its pipes during every decision) and seccomp's own
+        user notification (docs/sandbox.md, "What can wake a waiting bot");
+        its pid namespace and uid keep every other bot from signalling it.
+        Anything else (a second task, another system call, a file that is not
+        ours on fd 0, a /proc file we may not read) and the bot is frozen as
+        usual. A bot that has just answered and not yet reached its read gets
+        the processor for a moment (``sched_yield``, a few times) first.
         """
         cgroup, supervisors = self.cgroup, self._supervisor_pids
         if READ_SYSCALL is None or cgroup is None or supervisors is None or self.popen.stdin is None:

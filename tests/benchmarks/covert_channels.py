@@ -13,10 +13,11 @@ series (the one off turn is frozen):
   The host's caches are dropped first (``/proc/sys/vm/drop_caches``, the worst case: a
   freshly booted worker or one under memory pressure); each bit uses up a file (it is cached
   afterwards), so the figure is also a budget per host, not only a rate.
-* **the clocks in every request**, through the referee itself: a real series; on each move
-  the sender thinks ``value * step`` ms for a 4-bit value, and the receiver reads the
-  sender's bank in its next request. This is the chess clock every game shows; it costs the
-  sender its own time.
+* **how long the other thinks**, through the referee itself: a real series; on each move
+  the sender thinks ``value * step`` ms for a 4-bit value, and the receiver times, by its
+  own monotonic clock, the span from its answer to its next request (protocol 1 showed every
+  seat's bank in each request; protocol 2 shows a bot its own only, so this span is what is
+  left). It costs the sender its own time.
 * **the kernel's inode counter** (``get_next_ino``): pipes, unix sockets and the inodes of
   ``/proc`` take their numbers from it, each CPU from a batch of 1,024 of its own. Two
   receivers: *same CPU*, where the sender makes ``value`` pipes (an 8-bit value) and the
@@ -120,26 +121,24 @@ values = random.Random(SEED)
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "request":
+        began = time.monotonic()
         value = values.randrange(16)
         time.sleep(value * STEP / 1000)
-        print(f"sent {message['game_index']} {message['ply']} {value}", file=sys.stderr, flush=True)
+        print(f"sent {began:.6f} {value}", file=sys.stderr, flush=True)
         print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
 """
 
 CLOCK_RECEIVER = """
-import json, sys
-last = None
+import json, sys, time
+answered = None
 for line in sys.stdin:
     message = json.loads(line)
-    if message["type"] == "game_start":
-        other, last = 1 - message["seat"], None
     if message["type"] == "request":
-        bank = message["clock"]["bank_ms"][other]
-        if last is not None:
-            spent = f"{message['game_index']} {last[0]} {message['ply']} {last[1] - bank:.3f}"
-            print(f"spent {spent}", file=sys.stderr, flush=True)
-        last = (message["ply"], bank)
+        now = time.monotonic()
+        if answered is not None:
+            print(f"gap {answered:.6f} {now:.6f}", file=sys.stderr, flush=True)
         print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
+        answered = time.monotonic()
 """
 
 
@@ -278,18 +277,20 @@ def clock_channel(work: Path, games: int, step_ms: int) -> dict[str, float]:
     began = time.perf_counter()
     document = run_series(spec)
     elapsed = time.perf_counter() - began
-    # Each reading of the sender's bank between two of the receiver's requests is compared with
-    # what the sender meant, where exactly one sender move fell in between.
-    sent = [tuple(map(int, line.split()[1:])) for line in document["stderr"][0]["text"].splitlines()
+    # Each span from one of the receiver's answers to its next request is compared with what the
+    # sender meant, where exactly one sender move fell in between. The receiver calibrates as a
+    # real one would: the shortest span it saw is a value of 0.
+    sent = [tuple(map(float, line.split()[1:])) for line in document["stderr"][0]["text"].splitlines()
             if line.startswith("sent ")]  # fmt: skip
-    decoded = []
+    spans = []
     for line in document["stderr"][1]["text"].splitlines():
-        if not line.startswith("spent "):
-            continue
-        game, before, after, spent = line.split()[1:]
-        between = [value for g, ply, value in sent if g == int(game) and int(before) < ply < int(after)]
-        if len(between) == 1:
-            decoded.append((min(15, max(0, round(float(spent) / step_ms))), between[0]))
+        if line.startswith("gap "):
+            answered, asked = map(float, line.split()[1:])
+            between = [int(value) for began, value in sent if answered < began < asked]
+            if len(between) == 1:
+                spans.append(((asked - answered) * 1000, between[0]))
+    floor = min((span for span, _ in spans), default=0.0)
+    decoded = [(min(15, max(0, round((span - floor) / step_ms))), value) for span, value in spans]
     wrong = sum(guess != value for guess, value in decoded)
     rate = wrong / max(1, len(decoded))
     return {
@@ -324,7 +325,7 @@ def main() -> None:
         if "clock" in channels:
             clock = found["clock"] = clock_channel(Path(work), args.games, args.step_ms)
             rows.append(
-                f"| clocks in the requests ({args.step_ms} ms steps) | {clock['values']} values of 4 bits "
+                f"| how long the other thinks ({args.step_ms} ms steps) | {clock['values']} values of 4 bits "
                 f"| {clock['error']:.1%} | 4 | {clock['per_second']:,.0f} | {clock['capacity']:,.0f} bits |"
             )
         if "inode" in channels:
