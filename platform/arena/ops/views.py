@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 from arena.ops.status import (
     collect_status,
     format_duration,
+    health_metrics,
     oldest_outstanding,
     queue_depths,
     series_per_minute,
@@ -52,6 +53,11 @@ def ops(request: HttpRequest) -> HttpResponse:
         "queue_message": queues.get("error") or queues.get("note"),
         "queue_rows": [(name, depth) for name, depth in queues.items() if name not in ("error", "note")],
         "worker_message": workers.get("error") or workers.get("note"),
+        "health_message": status["worker_health"].get("error") or status["worker_health"].get("note"),
+        "health_rows": [
+            {**row, "out_for": format_duration(row["out_seconds"]), "back_in": format_duration(row["back_in_seconds"])}
+            for row in status["worker_health"]["workers"]
+        ],
         "oldest_age": format_duration(oldest["age_seconds"]) if oldest else None,
         "validation_wait": format_duration(status["awaiting_validation"]["oldest_seconds"]),
     }
@@ -111,4 +117,7 @@ def prometheus_text() -> str:
            [('{window="5m"}', rates["last_5_minutes"]), ('{window="60m"}', rates["last_60_minutes"])])  # fmt: skip
     metric("arena_results_waiting", "gauge", "Results delivered and not yet applied (the inbox).",
            [("", float(PendingResult.objects.count()))])  # fmt: skip
+    # The match workers' health and the series sent again: from Redis only (arena.ops.status).
+    for name, kind, help_text, samples in health_metrics(settings.CELERY_BROKER_URL, now):
+        metric(name, kind, help_text, samples)
     return "\n".join(lines) + "\n"
