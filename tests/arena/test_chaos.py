@@ -26,7 +26,8 @@ def test_a_season_survives_every_kind_of_fault(tmp_path: Path) -> None:
     figures = tmp_path / "chaos.json"
     run = subprocess.run(
         [sys.executable, "tests/benchmarks/chaos.py", "--series", "40", "--fault-every", "3",
-         "--min-faults", str(len(FAULTS)), "--timeout", "600", "--json", str(figures)],
+         "--min-faults", str(len(FAULTS)), "--sick-s", "5", "--freeze-s", "5", "--timeout", "600",
+         "--json", str(figures)],
         cwd=REPO, capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
