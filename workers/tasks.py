@@ -142,11 +142,11 @@ def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
     broker = "" if self.app.conf.task_always_eager else str(self.app.conf.broker_url or "")
     if not (spec.get("deliver") and broker):
         return play(spec)
-    delivery.flush_outbox(self.app, CACHE_DIR)
     # The lease is held until the result is in the stream (or the outbox): the platform's
     # inventory never finds the series both unleased and without its result on the way.
     with delivery.lease(broker, spec.get("series_id")):
         try:
+            delivery.flush_outbox(self.app, CACHE_DIR)  # a disk that fails here is judged like any failure
             outcome = play(spec)
             delivery.deliver(self.app, outcome, CACHE_DIR)
         except Exception as exc:

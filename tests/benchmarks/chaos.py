@@ -266,10 +266,17 @@ def full_disk(stack: Stack, rng: random.Random) -> str:
 
 
 def freeze_match_worker(stack: Stack, rng: random.Random) -> str:
-    """Stop a match worker's own processes (not its bots) with SIGSTOP; resume them ``--freeze-s`` seconds later."""
+    """Stop a match worker's own processes (not its bots) with SIGSTOP; resume them ``--freeze-s`` seconds later.
+
+    It waits (up to 10 s) for the worker to be in a series, its bots started, so that the stall falls
+    inside the series, where a referee could blame it on the bot on move.
+    """
     process = stack.processes[f"match-worker-{rng.choice((1, 2))}"]
     if process.popen is None or process.popen.poll() is not None:
         return f"{process.name} was not running"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(playing(pool) for pool in process.children()):
+        time.sleep(0.05)
     frozen = [process.popen.pid, *process.children()]
     for pid in frozen:
         os.kill(pid, signal.SIGSTOP)
@@ -281,6 +288,15 @@ def freeze_match_worker(stack: Stack, rng: random.Random) -> str:
 
     stack.later.append((time.monotonic() + stack.args.freeze_s, resume, f"{process.name} resumed"))
     return f"SIGSTOP to {process.name} and its pool process for {stack.args.freeze_s:g} s"
+
+
+def playing(pool_pid: int) -> bool:
+    """True if a match worker's pool process has started bots (its sandboxes are its children)."""
+    try:
+        with open(f"/proc/{pool_pid}/task/{pool_pid}/children") as handle:
+            return bool(handle.read().split())
+    except OSError:
+        return False
 
 
 #: Faults of a match worker's host, each in a function of its own.
