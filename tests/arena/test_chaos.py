@@ -4,8 +4,10 @@ tests/benchmarks/chaos.py starts its own PostgreSQL and Redis and the
 production processes (platform worker, beat, two match workers), injects each
 fault (a match worker's pool process killed, a whole match worker killed, the
 platform worker killed, Redis restarted without persistence, PostgreSQL
-restarted fast and immediate) and checks the season afterwards. The large run
-and its figures are in docs/operations.md.
+restarted fast and immediate, a match worker restarted on a full disk, a
+match worker frozen) and checks the season afterwards. Here a full disk and a
+freeze last 5 s, not 20. The large run and its figures are in
+docs/operations.md.
 """
 
 from __future__ import annotations

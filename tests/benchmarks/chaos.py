@@ -31,7 +31,7 @@ the series is played without faults (the baseline throughput); then, every
 30 s, the inventory every 20 s, the workers' probe every 10 s) instead of the
 run's short ones.
 
-Once ``--series`` are recorded and ``--min-faults`` injected (21 by default:
+Once ``--series`` are recorded and ``--min-faults`` injected (27 by default:
 every kind three times), the season is paused and the run drains. Then
 it checks: every series in a terminal state and none failed; one result log
 row per recorded series and two rating-history rows (no series recorded
@@ -59,7 +59,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,8 @@ FAULTS = (
     "full-disk",
     "freeze-match-worker",
 )
+#: A series recorded this long after a held fault ended may still have been in it.
+HELD_AFTER = timedelta(seconds=15)
 #: The match workers' disks for the full-disk fault: small, and each worker needs only this much free.
 SICK_DISK_SIZE = "32m"
 SICK_DISK_MIN_FREE_MB = "8"
@@ -159,15 +161,12 @@ class Stack:
             ARENA_MATCHMAKER_INTERVAL_S="2",
             ARENA_MATCHMAKER_SLOTS="4",
             ARENA_LOST_GRACE_S=str(self.args.lost_grace),
-            ARENA_RESEND_INTERVAL_S=str(max(1, self.args.lost_grace // 2)),
+            ARENA_RESEND_INTERVAL_S="20" if self.args.production_timing else str(max(1, self.args.lost_grace // 2)),
             ARENA_LEASE_TTL_S=str(self.args.lease_ttl),
             ARENA_SERIES_TIME_LIMIT_S="300",
             ARENA_WORKER_MIN_FREE_MB=SICK_DISK_MIN_FREE_MB,
-            **(
-                {"ARENA_RESEND_INTERVAL_S": "20"}
-                if self.args.production_timing
-                else {"ARENA_WORKER_PROBE_S": "2", "ARENA_WORKER_COOLDOWN_S": "10"}
-            ),
+            # The workers' production probe is every 10 s, their cool-down 60 s.
+            **({} if self.args.production_timing else {"ARENA_WORKER_PROBE_S": "2", "ARENA_WORKER_COOLDOWN_S": "10"}),
         )
 
     def start_servers(self) -> None:
@@ -351,17 +350,32 @@ def coming_back(faults: list[dict[str, Any]]) -> bool:
     return any(f.get("out_s") is not None and f.get("back_s") is None for f in latest.values())
 
 
+def ended(undo: Callable[[], None], fault: dict[str, Any]) -> None:
+    """Undo a held fault (free a disk, resume a worker) and note when it ended."""
+    undo()
+    fault["until"] = datetime.now(UTC)
+
+
 def forfeits_after(season: Any, faults: list[dict[str, Any]]) -> None:
-    """Count, for each fault, the series recorded with a forfeit between it and the next fault."""
+    """Count, for each fault, the series recorded with a forfeit that it may have caused.
+
+    A series recorded while a held fault (a frozen worker, a full disk) lasted, or up to
+    :data:`HELD_AFTER` after it ended (a frozen series finishes after it), is put down to that fault;
+    any other to the latest fault before it was recorded.
+    """
     from arena.series.models import GameRecord
 
-    games = GameRecord.objects.filter(series__season=season).values_list("series__finished_at", "forfeit")
-    forfeited = [(at, forfeit) for at, forfeit in games if forfeit]  # SQL NULL or JSON null: none
-    for index, fault in enumerate(faults):
-        until = faults[index + 1]["at"] if index + 1 < len(faults) else None
-        reasons = [f["reason"] for at, f in forfeited if at >= fault["at"] and (until is None or at < until)]
-        fault["forfeits"] = len(reasons)
-        fault["forfeit_reasons"] = sorted(set(reasons))
+    games = GameRecord.objects.filter(series__season=season).values_list("series_id", "series__finished_at", "forfeit")
+    forfeited = {series: (at, forfeit) for series, at, forfeit in games if forfeit}  # SQL NULL or JSON null: none
+    for fault in faults:
+        fault["forfeits"], fault["forfeit_reasons"] = 0, []
+    for at, forfeit in forfeited.values():
+        held = [f for f in faults if "until" in f and f["at"] <= at <= f["until"] + HELD_AFTER]
+        acted = held or [f for f in faults if f["at"] <= at]
+        if acted:
+            fault = max(acted, key=lambda f: f["at"])
+            fault["forfeits"] += 1
+            fault["forfeit_reasons"] = sorted({*fault["forfeit_reasons"], forfeit["reason"]})
 
 
 def retrying(read: Callable[[], Any]) -> Any:
@@ -451,8 +465,13 @@ def play(stack: Stack, season: Any, args: argparse.Namespace) -> dict[str, Any]:
                 rng.shuffle(cycle)
             kind = cycle.pop()
             at, fault_started = datetime.now(UTC), time.monotonic()
+            undone = len(stack.later)
             what = stack.inject(kind, rng)
-            faults.append({"kind": kind, "what": what, "at": at, "started": fault_started, "recovery_s": None})
+            fault = {"kind": kind, "what": what, "at": at, "started": fault_started, "recovery_s": None}
+            faults.append(fault)
+            for index in range(undone, len(stack.later)):  # a held fault ends when it is undone
+                when, undo, words = stack.later[index]
+                stack.later[index] = (when, lambda undo=undo, fault=fault: ended(undo, fault), words)
             print(f"chaos: {done_count(season)} series done; {kind}: {what}", flush=True)
             next_fault = time.monotonic() + args.fault_every
         time.sleep(0.5)
@@ -518,7 +537,7 @@ def report(timings: dict[str, Any], done: int, problems: list[str], args: argpar
     faulted_rate = (done - timings["baseline_series"]) / faulted_s * 60 if faulted_s > 0 else None
     recoveries = [f["recovery_s"] for f in faults if f["recovery_s"] is not None]
     print(f"\n## Chaos run: {done} series, {len(faults)} faults (seed {args.seed}, one every {args.fault_every} s)\n")
-    print("| fault | count | recovery: median s | slowest s | series with a forfeit after it |")
+    print("| fault | count | recovery: median s | slowest s | series with a forfeit put down to it |")
     print("|---|---|---|---|---|")
     for kind in FAULTS:
         times = [f["recovery_s"] for f in faults if f["kind"] == kind and f["recovery_s"] is not None]
@@ -545,7 +564,7 @@ def report(timings: dict[str, Any], done: int, problems: list[str], args: argpar
     print("Checks: " + ("all hold" if not problems else "; ".join(problems)))
     return {
         "series": done,
-        "faults": [{k: v for k, v in f.items() if k not in ("at", "started")} for f in faults],
+        "faults": [{k: v for k, v in f.items() if k not in ("at", "started", "until")} for f in faults],
         "production_timing": args.production_timing,
         "baseline_series_per_min": baseline_rate,
         "faulted_series_per_min": faulted_rate,
@@ -560,7 +579,10 @@ def main() -> None:
     parser.add_argument("--fault-every", type=float, default=20.0, help="seconds between faults (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--min-faults", type=int, default=21, help="play on until this many faults (default 21: every kind 3 times)"
+        "--min-faults",
+        type=int,
+        default=3 * len(FAULTS),
+        help=f"play on until this many faults (default {3 * len(FAULTS)}: every kind 3 times)",
     )
     parser.add_argument("--lost-grace", type=int, default=10, help="ARENA_LOST_GRACE_S for the run (default 10)")
     parser.add_argument("--lease-ttl", type=int, default=9, help="ARENA_LEASE_TTL_S for the run (default 9)")
