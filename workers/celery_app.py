@@ -16,6 +16,11 @@ mid-series gives its series back to the queue); prefetch 1 (a worker holds no
 series it is not running); a broker visibility timeout above the longest
 series (Redis redelivers an unacknowledged series only after it); hard and
 soft time limits.
+
+A match worker watches its own health (workers/health.py: a consumer step
+and a remote-control command): it stops consuming ``matches`` when it fails
+series for reasons of its own, says why in Redis, and comes back when the
+cause is gone.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from celery import Celery
 from celery.signals import worker_ready
 from kombu import Queue
 
-from workers import kombu_fixes
+from workers import health, kombu_fixes
 
 MATCHES_QUEUE = "matches"
 PLATFORM_QUEUE = "platform"
@@ -84,3 +89,4 @@ app = configure(
     os.environ.get("ARENA_BROKER_URL", ""),
     os.environ.get("ARENA_RESULT_BACKEND"),
 )
+app.steps["consumer"].add(health.HealthStep)

@@ -19,7 +19,18 @@ result with another broker, is a task on the ``platform`` queue. A result
 that cannot be published is written to the outbox, a directory of one JSON
 file per series, and published again before the worker's next series and
 when it starts. The platform records a series exactly once, so publishing
-a result twice is harmless; losing one is not.
+a result twice is harmless; losing one is not. A result that can be neither
+published nor kept (Redis refuses it and the disk is full) raises
+:class:`UndeliveredResult`: the task then gives the series back to the queue to
+be played again, and the worker, whose disk is full, takes itself out
+(workers/health.py). Nothing half-written stays in the outbox: a file is
+written beside its name and renamed into place, removed on any error, and the
+leftovers of a worker killed mid-write are removed when the outbox is flushed.
+
+**Failure.** A series that failed on the workers as often as they try it is
+reported with :func:`report_failure`: an entry of the same stream naming the
+series and the reason instead of a result, which the platform's drain turns
+into a failed series.
 """
 
 from __future__ import annotations
@@ -29,12 +40,13 @@ import json
 import logging
 import os
 import socket
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from workers.artifacts import replacing
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +68,12 @@ DRAIN_MARK = "arena:drain-queued"
 #: How long the mark lives if its drain is lost (the beat drains the stream anyway); a running
 #: drain keeps it alive, and drops it when the stream is empty.
 DRAIN_MARK_TTL_S = 10
+#: A temporary file in the outbox older than this was left by a worker killed while writing it.
+STALE_TEMPORARY_S = 60
+
+
+class UndeliveredResult(RuntimeError):
+    """A result the broker refused and the outbox could not keep: the series must be played again."""
 
 
 def lease_key(series_id: int) -> str:
@@ -86,15 +104,17 @@ def lease(broker_url: str, series_id: Any) -> Iterator[None]:
     holder = f"{socket.gethostname()}:{os.getpid()}"
     stop = threading.Event()
 
-    def renew() -> None:
-        while True:
-            try:
-                client.set(key, holder, ex=LEASE_TTL_S)
-            except Exception as exc:  # Redis restarting: try again at the next refresh
-                logger.warning("series %s: could not renew its lease: %s", series_id, exc)
-            if stop.wait(LEASE_REFRESH_S):
-                return
+    def take() -> None:
+        try:
+            client.set(key, holder, ex=LEASE_TTL_S)
+        except Exception as exc:  # Redis restarting: try again at the next refresh
+            logger.warning("series %s: could not renew its lease: %s", series_id, exc)
 
+    def renew() -> None:
+        while not stop.wait(LEASE_REFRESH_S):
+            take()
+
+    take()  # held before the block starts, not whenever the thread first runs
     thread = threading.Thread(target=renew, name=f"lease-{series_id}", daemon=True)
     thread.start()
     try:
@@ -111,12 +131,21 @@ def outbox_dir(cache_dir: Path) -> Path:
 
 
 def deliver(app: Any, outcome: dict[str, Any], cache_dir: Path) -> bool:
-    """Publish ``outcome`` to the platform; keep it in the outbox when that fails. True if published now."""
+    """Publish ``outcome`` to the platform; keep it in the outbox when that fails. True if published now.
+
+    Raises :class:`UndeliveredResult` when it can be neither published nor kept.
+    """
     try:
         publish(app, outcome)
         return True
     except Exception as exc:
-        path = keep(outcome, cache_dir)
+        try:
+            path = keep(outcome, cache_dir)
+        except OSError as kept:
+            raise UndeliveredResult(
+                f"series {outcome.get('series_id')}: the broker refused its result ({exc}) "
+                f"and the outbox could not keep it ({kept})"
+            ) from kept
         logger.warning("series %s: result kept in %s until the broker is back: %s", outcome.get("series_id"), path, exc)
         return False
 
@@ -184,6 +213,25 @@ def wake_platform(app: Any, client: Any) -> None:
         logger.warning("results stream: could not wake the platform (%s); the beat's drain will record it", exc)
 
 
+def report_failure(app: Any, series_id: int, reason: str) -> bool:
+    """Tell the platform series ``series_id`` failed for good, through the results stream; True if it went.
+
+    Only with Redis (no other broker has the stream); if it does not go, the
+    series stays queued and the platform's inventory finds it lost, resends it
+    and, past its resends, fails it.
+    """
+    client = stream_client(str(app.conf.broker_url or ""))
+    if client is None:
+        return False
+    try:
+        client.xadd(RESULTS_STREAM, {"series": str(series_id), "failure": reason[:2000]})
+    except Exception as exc:
+        logger.error("series %s: could not report its failure (%s): %s", series_id, exc, reason)
+        return False
+    wake_platform(app, client)
+    return True
+
+
 def keep(outcome: dict[str, Any], cache_dir: Path) -> Path:
     """Write ``outcome`` to the outbox atomically, one file per series; return its path."""
     folder = outbox_dir(cache_dir)
@@ -194,12 +242,29 @@ def keep(outcome: dict[str, Any], cache_dir: Path) -> Path:
     else:
         name = f"series-{outcome.get('series_id')}"
     path = folder / f"{name}.json"
-    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as handle:
-        json.dump(outcome, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(handle.name, path)
+    with replacing(path) as (out, _):  # removed again on any error: a full disk leaves nothing behind
+        out.write(json.dumps(outcome).encode())
+        out.flush()
+        os.fsync(out.fileno())
     return path
+
+
+def remove_stale_temporaries(folder: Path, older_than_s: float = STALE_TEMPORARY_S) -> int:
+    """Remove the half-written files a killed worker left in ``folder``; return how many.
+
+    Only files older than ``older_than_s``: another pool process may be writing one right now.
+    """
+    removed = 0
+    limit = time.time() - older_than_s
+    # ".incoming-*" from replacing(); "*.tmp" from the NamedTemporaryFile of earlier versions.
+    for path in [*folder.glob(".incoming-*"), *folder.glob("*.tmp")]:
+        with contextlib.suppress(FileNotFoundError):
+            if path.stat().st_mtime < limit:
+                path.unlink()
+                removed += 1
+    if removed:
+        logger.warning("outbox: removed %d half-written file(s) a stopped worker left", removed)
+    return removed
 
 
 def flush_outbox(app: Any, cache_dir: Path) -> int:
@@ -207,6 +272,7 @@ def flush_outbox(app: Any, cache_dir: Path) -> int:
     folder = outbox_dir(cache_dir)
     if not folder.is_dir():
         return 0
+    remove_stale_temporaries(folder)
     sent = 0
     for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime):
         try:

@@ -10,33 +10,69 @@ archive's sha256, caches it by that sha256, unpacks it once per worker process, 
 the sandbox and returns ``{"series_id": ..., "result": document}``. It never
 touches the database; the platform records the result.
 
-A bot's own failure is a result (a forfeit inside the document). Only
-infrastructure failures raise: a sandbox that could not start and an archive
-that cannot be fetched are retried with backoff; a spec this worker cannot
-run (an unknown game, another rules version) fails at once.
+A bot's own failure is a result (a forfeit inside the document). Anything
+else raises. In-process (the embedded default, the CLI's tests) a sandbox that
+could not start and an archive that cannot be fetched are retried with
+backoff. On a match worker (a spec with ``"deliver"``) the series goes back to
+the queue for another worker instead, and the failure is judged by
+workers/health.py: one of the worker's own (:data:`INFRASTRUCTURE_ERRORS`: its
+disk, its sandbox, the artifact store, a result it could not deliver) may take
+the worker out of the queue; a series that fails too often is given up and
+reported failed.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from celery import shared_task
+from celery.exceptions import Reject
 
 import engines
-from workers import chance, delivery
+from workers import chance, delivery, health
 from workers.artifacts import ArtifactError, LocationError, fetch_archive
 from workers.botpkg import BotPackage, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series
-from workers.sandbox import Limits
+from workers.sandbox import Limits, SandboxError
 
 CACHE_DIR = Path(os.environ.get("ARENA_WORKER_CACHE", Path(tempfile.gettempdir()) / "arena-worker-cache"))
 
 
 class SpecError(ValueError):
     """A series spec this worker cannot run (not retried)."""
+
+
+class SeriesGivenUp(RuntimeError):
+    """A series that failed on the match workers as often as they try one (never retried: reported failed)."""
+
+
+#: Failures of the worker's own, not the bot's nor the spec's: its disk (ENOSPC and the like), its
+#: sandbox, the artifact store it fetches from, a result it could neither publish nor keep.
+INFRASTRUCTURE_ERRORS = (OSError, SandboxFailure, SandboxError, ArtifactError, delivery.UndeliveredResult)
+#: Error numbers that are the machine's, wherever they surface: unpacking a bot onto a full disk is
+#: reported as a damaged archive (BotPackageError) whose context is the OSError.
+MACHINE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.ENOMEM, errno.EMFILE, errno.ENFILE}
+)
+
+
+def own_failure(exc: BaseException) -> bool:
+    """True if ``exc`` is the worker's own failure: :data:`INFRASTRUCTURE_ERRORS`, or caused by a machine error."""
+    if isinstance(exc, INFRASTRUCTURE_ERRORS):
+        return True
+    seen: set[int] = set()
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OSError) and cause.errno in MACHINE_ERRNOS:
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 _PACKAGES: dict[str, BotPackage] = {}
@@ -103,18 +139,39 @@ def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
 
     With ``"deliver": true`` in the spec (the platform sends that with a broker)
     the worker publishes the result to the platform itself, keeping it in its
-    outbox if the broker refuses (workers/delivery.py); while it plays, it holds
-    the series' lease.
+    outbox if the broker refuses (workers/delivery.py); while it plays and
+    delivers, it holds the series' lease. A failure there is judged by
+    workers/health.py: the message goes back to the queue (``Reject`` with
+    ``requeue``), or, the series given up, the task fails and the message is
+    acknowledged. The retries of the decorator are for in-process runs only.
     """
     broker = "" if self.app.conf.task_always_eager else str(self.app.conf.broker_url or "")
-    if spec.get("deliver") and broker:
-        delivery.flush_outbox(self.app, CACHE_DIR)
+    if not (spec.get("deliver") and broker):
+        return play(spec)
+    # The lease is held until the result is in the stream (or the outbox): the platform's
+    # inventory never finds the series both unleased and without its result on the way.
     with delivery.lease(broker, spec.get("series_id")):
-        document = run_series(spec_from_json(spec))
+        try:
+            delivery.flush_outbox(self.app, CACHE_DIR)  # a disk that fails here is judged like any failure
+            outcome = play(spec)
+            delivery.deliver(self.app, outcome, CACHE_DIR)
+        except Exception as exc:
+            verdict = health.judge_failure(
+                self.app, self.request.hostname or "", spec, self.request.id or "", exc, own_failure(exc), CACHE_DIR
+            )
+            if not verdict.requeue:  # given up and reported failed: the task fails, the message is acknowledged
+                raise SeriesGivenUp(f"given up after {verdict.tries} tries: {health.describe(exc)}") from exc
+            time.sleep(verdict.pause_s)
+            raise Reject(health.describe(exc), requeue=True) from exc
+    health.series_played(self.app, self.request.hostname or "", spec, self.request.id or "")
+    return outcome
+
+
+def play(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run the series ``spec`` describes; return ``{"series_id", "result"}`` plus what names a validation."""
+    document = run_series(spec_from_json(spec))
     outcome = {"series_id": spec.get("series_id"), "result": document}
     for key in ("validation", "result_task"):  # a validation series: which version, and the task that takes it
         if key in spec:
             outcome[key] = spec[key]
-    if spec.get("deliver") and broker:
-        delivery.deliver(self.app, outcome, CACHE_DIR)
     return outcome

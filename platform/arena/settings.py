@@ -364,8 +364,10 @@ ARENA_MATCHMAKER_INTERVAL_S = envint("ARENA_MATCHMAKER_INTERVAL_S", "10")
 ARENA_MATCHMAKER_SLOTS = envint("ARENA_MATCHMAKER_SLOTS", "4")
 #: The bearer token a Prometheus scraper sends for /ops/metrics (empty: staff sessions only).
 ARENA_METRICS_TOKEN = os.getenv("ARENA_METRICS_TOKEN", "")
-#: A queued series Redis holds nowhere for this long after it was sent is sent again.
+#: A queued series Redis holds nowhere for this long after it was sent is sent again ...
 ARENA_LOST_GRACE_S = envint("ARENA_LOST_GRACE_S", "30")
+#: ... at most this many times; lost once more, it is failed with the reason.
+ARENA_SERIES_MAX_RESENDS = envint("ARENA_SERIES_MAX_RESENDS", "5")
 CELERY_BEAT_SCHEDULE = {
     "matchmake": {
         "task": "arena.matchmake",

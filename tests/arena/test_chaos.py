@@ -4,8 +4,10 @@ tests/benchmarks/chaos.py starts its own PostgreSQL and Redis and the
 production processes (platform worker, beat, two match workers), injects each
 fault (a match worker's pool process killed, a whole match worker killed, the
 platform worker killed, Redis restarted without persistence, PostgreSQL
-restarted fast and immediate) and checks the season afterwards. The large run
-and its figures are in docs/operations.md.
+restarted fast and immediate, a match worker restarted on a full disk, a
+match worker frozen) and checks the season afterwards. Here a full disk and a
+freeze last 5 s, not 20. The large run and its figures are in
+docs/operations.md.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def test_a_season_survives_every_kind_of_fault(tmp_path: Path) -> None:
     figures = tmp_path / "chaos.json"
     run = subprocess.run(
         [sys.executable, "tests/benchmarks/chaos.py", "--series", "40", "--fault-every", "3",
-         "--min-faults", str(len(FAULTS)), "--timeout", "600", "--json", str(figures)],
+         "--min-faults", str(len(FAULTS)), "--sick-s", "5", "--freeze-s", "5", "--timeout", "600",
+         "--json", str(figures)],
         cwd=REPO, capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]

@@ -17,25 +17,42 @@ the series is played without faults (the baseline throughput); then, every
 * ``restart-redis-wiped``: Redis killed, its files deleted, started again: every
   queued message is lost, as with a server without persistence;
 * ``restart-postgres-fast`` and ``restart-postgres-immediate``: PostgreSQL
-  restarted, its clients told to go, or as after a crash.
+  restarted, its clients told to go, or as after a crash;
 * ``hang-postgres``: every PostgreSQL process stopped (SIGSTOP) for
   ``--hang-s`` seconds, then let go on: it neither answers nor drops a
   connection, as a stalled host would. Meanwhile ``/ops/metrics`` is read as
-  a scraper reads it; its answer (and how long it took) is in the fault's line.
+  a scraper reads it; its answer (and how long it took) is in the fault's line;
+* ``full-disk``: a match worker restarted with its cache on a file system
+  that is full (a tmpfs of the run's own), freed ``--sick-s`` seconds later: it
+  must take itself out (workers/health.py) and come back when freed, the
+  other worker playing on;
+* ``freeze-match-worker``: a match worker's processes (its main process and
+  its pool process, not the bots) stopped with SIGSTOP for ``--freeze-s``
+  seconds (20), shorter than the production lease (45 s), as a host that
+  stalls: nothing should be lost, and no bot should be blamed for the stall.
 
-Once ``--series`` are recorded and ``--min-faults`` injected (21 by default:
+``--production-timing`` runs with the production lease and grace (45 s and
+30 s, the inventory every 20 s, the workers' probe every 10 s) instead of the
+run's short ones.
+
+Once ``--series`` are recorded and ``--min-faults`` injected (27 by default:
 every kind three times), the season is paused and the run drains. Then
 it checks: every series in a terminal state and none failed; one result log
 row per recorded series and two rating-history rows (no series recorded
 twice); the stored ratings equal ``recompute_season`` exactly; no result left
 in a match worker's outbox. It prints the time from each fault to the next
-recorded series, and the throughput without and with faults, as Markdown
-(``--json FILE`` also writes them). Exit status 0 only if every check holds.
+recorded series, the series recorded with a forfeit after each fault (the
+reference bots never forfeit, so each one is a bot blamed for a fault that was
+not its own: reported, not a failed check), how long a worker on a full disk
+took to take itself out and to come back, and the throughput without and
+with faults, as Markdown (``--json FILE`` also writes them). Exit status 0
+only if every check holds.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -46,7 +63,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +82,14 @@ FAULTS = (
     "restart-postgres-fast",
     "restart-postgres-immediate",
     "hang-postgres",
+    "full-disk",
+    "freeze-match-worker",
 )
+#: A series recorded this long after a held fault ended may still have been in it.
+HELD_AFTER = timedelta(seconds=15)
+#: The match workers' disks for the full-disk fault: small, and each worker needs only this much free.
+SICK_DISK_SIZE = "32m"
+SICK_DISK_MIN_FREE_MB = "8"
 PACKAGES = REPO / "bots" / "watch" / "packages"
 OWNERS_PER_BOT = 3  # random and greedy, three owners each: six versions
 
@@ -120,6 +144,17 @@ class Stack:
         self.redis = OwnRedis(persistent=True)
         self.processes: dict[str, Process] = {}
         self.args = args
+        #: What a fault undoes later (a disk freed, a frozen worker resumed): (when, what, in words).
+        self.later: list[tuple[float, Callable[[], None], str]] = []
+        self.disks: list[Path] = []
+
+    def run_due(self, everything: bool = False) -> None:
+        """Run what faults left to undo once its time has come (all of it with ``everything``)."""
+        now = time.monotonic()
+        for entry in [e for e in self.later if everything or e[0] <= now]:
+            self.later.remove(entry)
+            entry[1]()
+            print(f"chaos: {entry[2]}", flush=True)
 
     def environment(self) -> dict[str, str]:
         return service_environment(
@@ -131,9 +166,12 @@ class Stack:
             ARENA_MATCHMAKER_INTERVAL_S="2",
             ARENA_MATCHMAKER_SLOTS="4",
             ARENA_LOST_GRACE_S=str(self.args.lost_grace),
-            ARENA_RESEND_INTERVAL_S=str(max(1, self.args.lost_grace // 2)),
+            ARENA_RESEND_INTERVAL_S="20" if self.args.production_timing else str(max(1, self.args.lost_grace // 2)),
             ARENA_LEASE_TTL_S=str(self.args.lease_ttl),
             ARENA_SERIES_TIME_LIMIT_S="300",
+            ARENA_WORKER_MIN_FREE_MB=SICK_DISK_MIN_FREE_MB,
+            # The workers' production probe is every 10 s, their cool-down 60 s.
+            **({} if self.args.production_timing else {"ARENA_WORKER_PROBE_S": "2", "ARENA_WORKER_COOLDOWN_S": "10"}),
         )
 
     def start_servers(self) -> None:
@@ -165,10 +203,13 @@ class Stack:
             process.start()
 
     def stop(self) -> None:
+        self.run_due(everything=True)
         for process in self.processes.values():
             process.stop()
         self.redis.remove()
         self.postgres.stop()
+        for disk in self.disks:
+            subprocess.run(["umount", "-l", str(disk)], check=False)
 
     def inject(self, kind: str, rng: random.Random) -> str:
         """Apply one fault; return what was done, in words."""
@@ -193,6 +234,8 @@ class Stack:
         if kind == "restart-redis-wiped":
             self.redis.restart(down_s=1, wipe=True)
             return "Redis killed, its files deleted (everything in it lost), started again 1 s later"
+        if kind in WORKER_FAULTS:
+            return WORKER_FAULTS[kind](self, rng)
         mode = kind.rsplit("-", 1)[1]
         self.postgres.restart(mode)
         return f"PostgreSQL restarted ({mode} shutdown)"
@@ -213,6 +256,150 @@ def hang_postgres(stack: Stack, hang_s: float) -> str:
     said = next((line[2:] for line in text.splitlines() if line.startswith("# database ")), "database up?!")
     broker = "broker up" if "arena_broker_up 1" in text else "broker down"
     return f"PostgreSQL stopped (SIGSTOP) for {hang_s:g} s; /ops/metrics answered in {took:.1f} s: {said}; {broker}"
+
+
+def fill_disk(disk: Path) -> None:
+    """Write to ``disk`` until it is full (the file ``filler`` on it; delete it to free the disk)."""
+    with (disk / "filler").open("ab") as out:
+        try:
+            while True:
+                out.write(b"\0" * 1048576)
+                out.flush()
+        except OSError:
+            pass
+
+
+def full_disk(stack: Stack, rng: random.Random) -> str:
+    """Restart a match worker with its cache on a full file system; free it ``--sick-s`` seconds later."""
+    number = rng.choice((1, 2))
+    process = stack.processes[f"match-worker-{number}"]
+    disk = stack.work / f"disk-{number}"
+    if disk not in stack.disks:
+        disk.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={SICK_DISK_SIZE}", "chaos-disk", str(disk)], check=True)
+        stack.disks.append(disk)
+    process.kill()
+    fill_disk(disk)
+    process.env = {**process.env, "ARENA_WORKER_CACHE": str(disk / "cache")}
+    process.start()
+    stack.later.append(
+        (time.monotonic() + stack.args.sick_s, lambda: (disk / "filler").unlink(missing_ok=True), f"{disk} freed")
+    )
+    return f"{process.name} started again with its cache on a full file system, freed after {stack.args.sick_s:g} s"
+
+
+def freeze_match_worker(stack: Stack, rng: random.Random) -> str:
+    """Stop a match worker's own processes (not its bots) with SIGSTOP; resume them ``--freeze-s`` seconds later.
+
+    It waits (up to 10 s) for the worker to be in a series, its bots started, so that the stall falls
+    inside the series, where a referee could blame it on the bot on move.
+    """
+    process = stack.processes[f"match-worker-{rng.choice((1, 2))}"]
+    if process.popen is None or process.popen.poll() is not None:
+        return f"{process.name} was not running"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(playing(pool) for pool in process.children()):
+        time.sleep(0.05)
+    frozen = [process.popen.pid, *process.children()]
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+
+    def resume() -> None:
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    stack.later.append((time.monotonic() + stack.args.freeze_s, resume, f"{process.name} resumed"))
+    return f"SIGSTOP to {process.name} and its pool process for {stack.args.freeze_s:g} s"
+
+
+def playing(pool_pid: int) -> bool:
+    """True if a match worker's pool process has started bots (its sandboxes are its children)."""
+    try:
+        with open(f"/proc/{pool_pid}/task/{pool_pid}/children") as handle:
+            return bool(handle.read().split())
+    except OSError:
+        return False
+
+
+#: Faults of a match worker's host, each in a function of its own.
+WORKER_FAULTS: dict[str, Callable[[Stack, random.Random], str]] = {
+    "full-disk": full_disk,
+    "freeze-match-worker": freeze_match_worker,
+}
+
+
+def worker_states(stack: Stack) -> dict[str, str]:
+    """Each match worker's state in its own health record (workers/health.py): ``ok`` or ``out``."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(stack.redis.url, socket_timeout=2, socket_connect_timeout=2)
+        found = {}
+        for key in client.scan_iter(match="arena:worker:*"):
+            state = client.hget(key, "state")
+            found[key.decode().removeprefix("arena:worker:").split("@")[0]] = (state or b"").decode()
+        return found
+    except redis.RedisError:
+        return {}
+
+
+def sick_worker(fault: dict[str, Any]) -> str:
+    """The name of the match worker a full-disk fault restarted (``match1``), as in its health record."""
+    return fault["what"].split(" ", 1)[0].replace("match-worker-", "match")
+
+
+def watch_sick_workers(stack: Stack, faults: list[dict[str, Any]]) -> None:
+    """Note when a full-disk fault's worker took itself out, and when it came back after its disk was freed.
+
+    Only the latest full-disk fault of each worker is watched: a later one fills the same disk again.
+    """
+    latest = {sick_worker(f): f for f in faults if f["kind"] == "full-disk"}
+    watched = [f for f in latest.values() if f.get("back_s") is None]
+    if not watched:
+        return
+    states = worker_states(stack)
+    for fault in watched:
+        state = states.get(sick_worker(fault))
+        elapsed = round(time.monotonic() - fault["started"], 1)
+        if fault.get("out_s") is None and state == "out":
+            fault["out_s"] = elapsed
+        elif fault.get("out_s") is not None and state == "ok" and elapsed > stack.args.sick_s:
+            fault["back_s"] = round(elapsed - stack.args.sick_s, 1)
+
+
+def coming_back(faults: list[dict[str, Any]]) -> bool:
+    """True while a worker that took itself out for a full disk has not been seen back."""
+    latest = {sick_worker(f): f for f in faults if f["kind"] == "full-disk"}
+    return any(f.get("out_s") is not None and f.get("back_s") is None for f in latest.values())
+
+
+def ended(undo: Callable[[], None], fault: dict[str, Any]) -> None:
+    """Undo a held fault (free a disk, resume a worker) and note when it ended."""
+    undo()
+    fault["until"] = datetime.now(UTC)
+
+
+def forfeits_after(season: Any, faults: list[dict[str, Any]]) -> None:
+    """Count, for each fault, the series recorded with a forfeit that it may have caused.
+
+    A series recorded while a held fault (a frozen worker, a full disk) lasted, or up to
+    :data:`HELD_AFTER` after it ended (a frozen series finishes after it), is put down to that fault;
+    any other to the latest fault before it was recorded.
+    """
+    from arena.series.models import GameRecord
+
+    games = GameRecord.objects.filter(series__season=season).values_list("series_id", "series__finished_at", "forfeit")
+    forfeited = {series: (at, forfeit) for series, at, forfeit in games if forfeit}  # SQL NULL or JSON null: none
+    for fault in faults:
+        fault["forfeits"], fault["forfeit_reasons"] = 0, []
+    for at, forfeit in forfeited.values():
+        held = [f for f in faults if "until" in f and f["at"] <= at <= f["until"] + HELD_AFTER]
+        acted = held or [f for f in faults if f["at"] <= at]
+        if acted:
+            fault = max(acted, key=lambda f: f["at"])
+            fault["forfeits"] += 1
+            fault["forfeit_reasons"] = sorted({*fault["forfeit_reasons"], forfeit["reason"]})
 
 
 def retrying(read: Callable[[], Any]) -> Any:
@@ -293,6 +480,8 @@ def play(stack: Stack, season: Any, args: argparse.Namespace) -> dict[str, Any]:
         for fault in faults:
             if fault["recovery_s"] is None and recorded_after(season, fault["at"]):
                 fault["recovery_s"] = round(time.monotonic() - fault["started"], 1)
+        stack.run_due()
+        watch_sick_workers(stack, faults)
         injecting = done_count(season) < args.series or len(faults) < args.min_faults
         if injecting and next_fault is not None and now >= next_fault:
             if not cycle:
@@ -300,12 +489,23 @@ def play(stack: Stack, season: Any, args: argparse.Namespace) -> dict[str, Any]:
                 rng.shuffle(cycle)
             kind = cycle.pop()
             at, fault_started = datetime.now(UTC), time.monotonic()
+            undone = len(stack.later)
             what = stack.inject(kind, rng)
-            faults.append({"kind": kind, "what": what, "at": at, "started": fault_started, "recovery_s": None})
+            fault = {"kind": kind, "what": what, "at": at, "started": fault_started, "recovery_s": None}
+            faults.append(fault)
+            for index in range(undone, len(stack.later)):  # a held fault ends when it is undone
+                when, undo, words = stack.later[index]
+                stack.later[index] = (when, lambda undo=undo, fault=fault: ended(undo, fault), words)
             print(f"chaos: {done_count(season)} series done; {kind}: {what}", flush=True)
             next_fault = time.monotonic() + args.fault_every
         time.sleep(0.5)
     total_s = time.monotonic() - started
+    # Disks freed and workers resumed before the run drains; a worker taken out is watched until it is back.
+    watch_until = time.monotonic() + 120
+    while stack.later or (coming_back(faults) and time.monotonic() < watch_until):
+        time.sleep(0.5)
+        stack.run_due()
+        watch_sick_workers(stack, faults)
     return {"baseline_s": baseline_s, "baseline_series": baseline_target, "total_s": total_s, "faults": faults}
 
 
@@ -348,7 +548,7 @@ def check(season: Any, work: Path) -> list[str]:
     stored = {r.version_id: (r.mu, r.sigma) for r in Rating.objects.filter(season=season)}
     if recompute_season(season) != stored:
         problems.append("the stored ratings differ from recompute_season")
-    kept = sorted(str(path) for path in work.glob("cache-*/outbox/*"))
+    kept = sorted(str(path) for pattern in ("cache-*/outbox/*", "disk-*/cache/outbox/*") for path in work.glob(pattern))
     if kept:
         problems.append(f"results left in outboxes: {kept}")
     return problems
@@ -361,14 +561,26 @@ def report(timings: dict[str, Any], done: int, problems: list[str], args: argpar
     faulted_rate = (done - timings["baseline_series"]) / faulted_s * 60 if faulted_s > 0 else None
     recoveries = [f["recovery_s"] for f in faults if f["recovery_s"] is not None]
     print(f"\n## Chaos run: {done} series, {len(faults)} faults (seed {args.seed}, one every {args.fault_every} s)\n")
-    print("| fault | count | recovery: median s | slowest s |")
-    print("|---|---|---|---|")
+    print("| fault | count | recovery: median s | slowest s | series with a forfeit put down to it |")
+    print("|---|---|---|---|---|")
     for kind in FAULTS:
         times = [f["recovery_s"] for f in faults if f["kind"] == kind and f["recovery_s"] is not None]
         count = sum(f["kind"] == kind for f in faults)
         median = f"{statistics.median(times):.1f}" if times else "–"
         slowest = f"{max(times):.1f}" if times else "–"
-        print(f"| {kind} | {count} | {median} | {slowest} |")
+        forfeits = sum(f.get("forfeits", 0) for f in faults if f["kind"] == kind)
+        reasons = sorted({r for f in faults if f["kind"] == kind for r in f.get("forfeit_reasons", [])})
+        why = f" ({', '.join(reasons)})" if reasons else ""
+        print(f"| {kind} | {count} | {median} | {slowest} | {forfeits}{why} |")
+    sick = [f for f in faults if f["kind"] == "full-disk"]
+    if sick:
+        outs = [f["out_s"] for f in sick if f.get("out_s") is not None]
+        backs = [f["back_s"] for f in sick if f.get("back_s") is not None]
+        print(
+            f"\nFull disk: the worker took itself out {len(outs)} times of {len(sick)} (slowest "
+            f"{max(outs, default=0):.1f} s after its restart) and came back {len(backs)} times (slowest "
+            f"{max(backs, default=0):.1f} s after its disk was freed)."
+        )
     print(
         f"\nThroughput: {baseline_rate or 0:.1f} series/min without faults, {faulted_rate or 0:.1f} with them; "
         f"slowest recovery {max(recoveries, default=0):.1f} s."
@@ -376,7 +588,8 @@ def report(timings: dict[str, Any], done: int, problems: list[str], args: argpar
     print("Checks: " + ("all hold" if not problems else "; ".join(problems)))
     return {
         "series": done,
-        "faults": [{k: v for k, v in f.items() if k not in ("at", "started")} for f in faults],
+        "faults": [{k: v for k, v in f.items() if k not in ("at", "started", "until")} for f in faults],
+        "production_timing": args.production_timing,
         "baseline_series_per_min": baseline_rate,
         "faulted_series_per_min": faulted_rate,
         "slowest_recovery_s": max(recoveries, default=None),
@@ -390,16 +603,30 @@ def main() -> None:
     parser.add_argument("--fault-every", type=float, default=20.0, help="seconds between faults (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--min-faults", type=int, default=21, help="play on until this many faults (default 21: every kind 3 times)"
+        "--min-faults",
+        type=int,
+        default=3 * len(FAULTS),
+        help=f"play on until this many faults (default {3 * len(FAULTS)}: every kind 3 times)",
     )
     parser.add_argument("--lost-grace", type=int, default=10, help="ARENA_LOST_GRACE_S for the run (default 10)")
     parser.add_argument("--lease-ttl", type=int, default=9, help="ARENA_LEASE_TTL_S for the run (default 9)")
     parser.add_argument("--hang-s", type=float, default=15.0, help="how long hang-postgres stops it (default 15)")
+    parser.add_argument(
+        "--production-timing",
+        action="store_true",
+        help="the production lease and grace (45 s, 30 s), inventory every 20 s, probe every 10 s",
+    )
+    parser.add_argument("--sick-s", type=float, default=20.0, help="how long a full disk stays full (default 20)")
+    parser.add_argument(
+        "--freeze-s", type=float, default=20.0, help="how long a frozen match worker stays stopped (default 20)"
+    )
     parser.add_argument("--timeout", type=float, default=7200.0, help="give up after this many seconds")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
     if args.series < 5 or args.fault_every <= 0:
         parser.error("--series must be at least 5 and --fault-every positive")
+    if args.production_timing:
+        args.lost_grace, args.lease_ttl = 30, 45
     work = Path(tempfile.mkdtemp(prefix="arena-chaos-"))
     stack = Stack(work, args)
     stack.start_servers()
@@ -412,6 +639,7 @@ def main() -> None:
         stack.start_processes()
         timings = play(stack, season, args)
         drain(season, timeout_s=600)
+        forfeits_after(season, timings["faults"])
         problems = check(season, work)
         figures = report(timings, done_count(season), problems, args)
     finally:

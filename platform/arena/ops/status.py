@@ -6,8 +6,12 @@ the staff page /ops/ renders, so both always show the same numbers.
 
 Queue depths come from the broker itself (Redis LLEN of each queue's lists);
 workers answer a broadcast (Celery's ``inspect().active_queues()``, which
-is a ping that also says which queues each worker consumes). Neither needs
-the database; everything else is counted from it.
+is a ping that also says which queues each worker consumes). The match
+workers' health (:func:`worker_health`: which took themselves out and why,
+their infrastructure failures) and the counts of series sent again
+(:func:`resend_counts`) are read from the records the workers and the
+inventory keep in Redis (workers/health.py). None of these needs the
+database; everything else is counted from it.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from arena.bots.submissions import versions_awaiting_validation
+from arena.matchmaking.inventory import RESENDS_COUNTER
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
+from workers import health
 from workers.celery_app import MATCHES_QUEUE, PLATFORM_QUEUE
 from workers.delivery import RESULTS_STREAM
 
@@ -45,6 +51,8 @@ def collect_status(now: datetime | None = None) -> dict[str, Any]:
         "broker": _broker_label(broker_url),
         "queues": queue_depths(broker_url),
         "workers": running_workers(broker_url),
+        "worker_health": worker_health(broker_url, now),
+        "resends": resend_counts(broker_url),
         "throughput": series_per_minute(now),
         "oldest_outstanding": oldest_outstanding(now),
         "failed_last_day": failed_since(now - timedelta(days=1)),
@@ -115,6 +123,132 @@ def running_workers(broker_url: str) -> dict[str, Any]:
         for name, queues in sorted(replies.items())
     ]
     return {"workers": workers}
+
+
+def _redis(broker_url: str) -> Any:
+    """Return a Redis client of the broker with the status's timeouts, or None when the broker is not Redis."""
+    if not broker_url.startswith(("redis://", "rediss://")):
+        return None
+    import redis
+
+    return redis.Redis.from_url(broker_url, socket_timeout=BROKER_TIMEOUT_S, socket_connect_timeout=BROKER_TIMEOUT_S)
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(_text(value))
+    except ValueError:
+        return None
+
+
+def worker_health(broker_url: str, now: datetime) -> dict[str, Any]:
+    """Return the match workers' own records (workers/health.py): which take series, which took themselves out and why.
+
+    ``{"workers": [{"name", "state" ("ok"/"out"), "reason", "out_seconds", "back_in_seconds",
+    "series_played", "infrastructure_failures", "last_failure", "times_out"}]}``, or a note or an error.
+    Each record expires about half a minute after its worker stopped refreshing it: a worker that is gone is
+    not listed.
+    """
+    client = _redis(broker_url)
+    if client is None:
+        return {"note": NO_BROKER if not broker_url else "worker health is kept in Redis only", "workers": []}
+    import redis
+
+    try:
+        keys = sorted(client.scan_iter(match=f"{health.WORKER_PREFIX}*", count=1000))
+        with client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hgetall(key)
+            records = pipe.execute()
+    except redis.RedisError as exc:
+        return {"error": f"the broker did not answer ({exc})", "workers": []}
+    finally:
+        client.close()
+    at = now.timestamp()
+    rows = []
+    for key, record in zip(keys, records, strict=True):
+        fields = {_text(name): value for name, value in record.items()}
+        if not fields:
+            continue
+        since, back_at = _number(fields.get("since")), _number(fields.get("back_at"))
+        out = _text(fields.get("state")) == "out"
+        rows.append(
+            {
+                "name": _text(fields.get("worker")) or _text(key).removeprefix(health.WORKER_PREFIX),
+                "state": "out" if out else "ok",
+                "reason": _text(fields.get("reason")) if out else "",
+                "out_seconds": round(at - since) if out and since else None,
+                "back_in_seconds": max(0, round(back_at - at)) if out and back_at else None,
+                "series_played": int(_number(fields.get("series_played")) or 0),
+                "infrastructure_failures": int(_number(fields.get("infrastructure_failures")) or 0),
+                "last_failure": _text(fields.get("last_failure")),
+                "times_out": int(_number(fields.get("times_out")) or 0),
+            }
+        )
+    return {"workers": rows}
+
+
+#: The counters of series sent again, in Redis: the inventory's resends, the workers' retries and give-ups.
+RESEND_COUNTERS = {
+    "resent": RESENDS_COUNTER,
+    "retried": health.RETRIED_COUNTER,
+    "given_up": health.GIVEN_UP_COUNTER,
+}
+
+
+def resend_counts(broker_url: str) -> dict[str, Any]:
+    """Return how many times series were sent again: ``resent`` (lost, by the inventory), ``retried`` (back to
+    the queue after failing on a worker) and ``given_up`` (failed on the workers too often), since Redis started.
+    """
+    client = _redis(broker_url)
+    if client is None:
+        return {"note": NO_BROKER if not broker_url else "these counts are kept in Redis only"}
+    import redis
+
+    try:
+        values = client.mget(list(RESEND_COUNTERS.values()))
+    except redis.RedisError as exc:
+        return {"error": f"the broker did not answer ({exc})"}
+    finally:
+        client.close()
+    return {name: int(_number(value) or 0) for name, value in zip(RESEND_COUNTERS, values, strict=True)}
+
+
+def _label(value: str) -> str:
+    """Return ``value`` escaped for a label of Prometheus's text format."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def health_metrics(broker_url: str, now: datetime) -> list[tuple[str, str, str, list[tuple[str, float]]]]:
+    """Return the match workers' health and the resend counts as Prometheus metrics (from Redis only).
+
+    Each is ``(name, type, help, [(labels, value)])``, as /ops/metrics writes them.
+    """
+    workers = worker_health(broker_url, now)["workers"]
+    counts = resend_counts(broker_url)
+    named = [(f'{{worker="{_label(w["name"])}"}}', w) for w in workers]
+    return [
+        ("arena_worker_up", "gauge", "1 while a match worker takes series, 0 while it has taken itself out.",
+         [(labels, 0.0 if w["state"] == "out" else 1.0) for labels, w in named]),
+        ("arena_worker_out_info", "gauge", "A match worker that took itself out, and why.",
+         [(f'{{worker="{_label(w["name"])}",reason="{_label(w["reason"])}"}}', 1.0)
+          for w in workers if w["state"] == "out"]),
+        ("arena_worker_infrastructure_failures_total", "counter",
+         "Series a match worker failed for reasons of its own (disk, sandbox, artifact store).",
+         [(labels, float(w["infrastructure_failures"])) for labels, w in named]),
+        ("arena_worker_series_played_total", "counter", "Series a match worker played to the end.",
+         [(labels, float(w["series_played"])) for labels, w in named]),
+        ("arena_series_resent_total", "counter", "Series the inventory found lost and sent again.",
+         [("", float(counts["resent"]))] if "resent" in counts else []),
+        ("arena_series_retried_total", "counter", "Series that failed on a match worker and went back to the queue.",
+         [("", float(counts["retried"]))] if "retried" in counts else []),
+        ("arena_series_given_up_total", "counter", "Series the match workers gave up (failed on them too often).",
+         [("", float(counts["given_up"]))] if "given_up" in counts else []),
+    ]  # fmt: skip
 
 
 def series_per_minute(now: datetime) -> dict[str, float]:

@@ -21,6 +21,7 @@ from arena.ops.deadlines import DatabaseAnswer, answer_within
 from arena.ops.status import (
     collect_status,
     format_duration,
+    health_metrics,
     oldest_outstanding,
     queue_depths,
     series_per_minute,
@@ -54,6 +55,11 @@ def ops(request: HttpRequest) -> HttpResponse:
         "queue_message": queues.get("error") or queues.get("note"),
         "queue_rows": [(name, depth) for name, depth in queues.items() if name not in ("error", "note")],
         "worker_message": workers.get("error") or workers.get("note"),
+        "health_message": status["worker_health"].get("error") or status["worker_health"].get("note"),
+        "health_rows": [
+            {**row, "out_for": format_duration(row["out_seconds"]), "back_in": format_duration(row["back_in_seconds"])}
+            for row in status["worker_health"]["workers"]
+        ],
         "oldest_age": format_duration(oldest["age_seconds"]) if oldest else None,
         "validation_wait": format_duration(status["awaiting_validation"]["oldest_seconds"]),
     }
@@ -121,6 +127,9 @@ def broker_metrics(out: Exposition) -> None:
         "1 if the broker answered (or none is needed).",
         [("", 0.0 if "error" in queues else 1.0)],
     )
+    # The match workers' health and the series sent again (arena.ops.status: Redis only).
+    for name, kind, help_text, samples in health_metrics(settings.CELERY_BROKER_URL, timezone.now()):
+        out.metric(name, kind, help_text, samples)
 
 
 def database_metrics(out: Exposition, now: datetime) -> None:

@@ -29,6 +29,12 @@ Why no result is lost or counted twice:
   database refuses (found by recording a refused batch one by one), is moved
   to :data:`UNREADABLE` for an operator: never retried for ever, never
   dropped, and never holding up the results behind it.
+
+An entry may also carry a ``failure`` instead of a result: the match workers
+gave the series up (it failed on them as often as they try one,
+workers/health.py). The drain marks the series failed with that reason, in
+the same batch; a result of the series that arrives later is still recorded,
+as for any failed series.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import time
 from typing import Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError
+from django.utils import timezone
 
 from arena.ratings.recording import EncodedJson, record_many
 from arena.series.models import Series, SeriesState
@@ -99,20 +106,48 @@ def read(fields: dict[Any, Any]) -> tuple[int, dict[str, Any]] | None:
     return series_id, EncodedJson.of(document, text)
 
 
+def read_failure(fields: dict[Any, Any]) -> tuple[int, str] | None:
+    """Return ``(series id, reason)`` of an entry reporting a series the workers gave up, or None."""
+    series, reason = fields.get(b"series", fields.get("series")), fields.get(b"failure", fields.get("failure"))
+    try:
+        series_id = int(series)
+        text = reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
+    except (TypeError, ValueError):
+        return None
+    if reason is None or not 0 < series_id < 2**63:
+        return None
+    return series_id, text[:2000]
+
+
+def fail_given_up(failures: list[tuple[int, str]]) -> int:
+    """Mark the series the match workers gave up failed, with their reasons; return how many were still open."""
+    now = timezone.now()
+    failed = 0
+    for series_id, reason in failures:
+        failed += Series.objects.filter(pk=series_id, state__in=[SeriesState.QUEUED, SeriesState.RUNNING]).update(
+            state=SeriesState.FAILED, finished_at=now, failure_reason=reason
+        )
+    if failed:
+        logger.error("results stream: %d series given up by the match workers marked failed", failed)
+    return failed
+
+
 def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> int:
     """Record a batch of entries, commit, then acknowledge and delete them; return how many series they recorded.
 
     The rest were duplicates, results of cancelled or unknown series, or unreadable.
     """
-    results, unreadable = [], []
+    results, unreadable, failures = [], [], []
     for _, fields in entries:
         if not fields:  # deleted from the stream while it was pending: nothing left to take
             continue
         found = read(fields)
-        if found is None:
-            unreadable.append(fields)
-        else:
+        if found is not None:
             results.append((fields, found))
+        elif (failure := read_failure(fields)) is not None:
+            failures.append(failure)
+        else:
+            unreadable.append(fields)
     try:
         recorded = record_many([found for _, found in results])  # committed when it returns
     except (OperationalError, InterfaceError):
@@ -133,6 +168,8 @@ def take(client: Any, entries: list[tuple[Any, dict[Any, Any]]]) -> int:
                 Series.objects.filter(pk=found[0], state__in=[SeriesState.QUEUED, SeriesState.RUNNING]).update(
                     state=SeriesState.FAILED, failure_reason=f"result refused by the database: {alone}"[:2000]
                 )
+    if failures:  # after the results: a series both played and given up (two messages) counts as played
+        fail_given_up(failures)
     ids = [entry_id for entry_id, _ in entries]
     with client.pipeline(transaction=False) as pipe:
         for fields in unreadable:

@@ -31,7 +31,17 @@ class GameRecordInline(admin.TabularInline):
 
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
-    list_display = ("id", "season", "state", "attempts", "created", "started_at", "finished_at", "failure_reason")
+    list_display = (
+        "id",
+        "season",
+        "state",
+        "attempts",
+        "resends",
+        "created",
+        "started_at",
+        "finished_at",
+        "failure_reason",
+    )
     list_filter = ("state", "season")
     list_select_related = ("season",)
     search_fields = ("=id", "seats__version__bot__name")

@@ -42,6 +42,9 @@ class Series(models.Model):
     )
     state = models.CharField(max_length=10, choices=SeriesState.choices, default=SeriesState.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="times a worker has started it")
+    resends = models.PositiveSmallIntegerField(
+        default=0, help_text="times the inventory sent it again, lost on the way (arena/matchmaking/inventory.py)"
+    )
     deadline = models.DateTimeField(null=True, blank=True, help_text="requeue or fail it when not done by then")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

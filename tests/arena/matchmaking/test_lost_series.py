@@ -165,3 +165,101 @@ def test_without_redis_there_is_nothing_to_lose(settings: Any) -> None:
 )
 def test_foreign_or_broken_messages_name_no_series(raw: Any) -> None:
     assert series_of(raw) is None
+
+
+def test_a_series_whose_result_a_concurrent_drain_is_recording_is_not_sent_again(
+    broker: redis.Redis, make_version: Any, season: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from django.db import connections
+
+    from arena.ratings import inflow
+    from tests.arena.series.test_recording_inbox import document
+    from workers.delivery import RESULTS_STREAM
+
+    season.transition(season.Status.RUNNING)
+    series = sent_series(make_version, season)
+    broker.delete("matches")  # a worker took it, played it, appended its result and dropped its lease
+    versions = [seat.version for seat in series.seats.order_by("seat")]
+    broker.xadd(RESULTS_STREAM, {"series": str(series.pk), "result": json.dumps(document(versions, [2.0, 0.0]))})
+    # Another platform worker's drain reads the entry, then stops before its transaction commits.
+    read, commit = threading.Event(), threading.Event()
+    record_many = inflow.record_many
+
+    def record_after_the_inventory(results: list[Any]) -> int:
+        if threading.current_thread().name == "other-drain":
+            read.set()
+            assert commit.wait(30)
+        return record_many(results)
+
+    monkeypatch.setattr(inflow, "record_many", record_after_the_inventory)
+
+    def other_drain() -> None:
+        try:
+            inflow.drain(redis.Redis.from_url(REDIS_URL), consumer="other-platform-worker")
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=other_drain, name="other-drain")
+    thread.start()
+    try:
+        assert read.wait(30)
+        assert resend_lost(grace=NO_GRACE) == []  # its result is on the way: not lost
+        assert queued_ids(broker) == []
+    finally:
+        commit.set()
+        thread.join(30)
+    series.refresh_from_db()
+    assert series.state == SeriesState.DONE
+    assert series.resends == 0
+    assert resend_lost(grace=NO_GRACE) == []
+
+
+def test_a_series_whose_result_waits_in_the_inbox_is_not_sent_again(
+    broker: redis.Redis, make_version: Any, season: Any
+) -> None:
+    from arena.series.models import PendingResult
+    from tests.arena.series.test_recording_inbox import document
+
+    series = sent_series(make_version, season)
+    broker.delete("matches")
+    versions = [seat.version for seat in series.seats.order_by("seat")]
+    # A drain found the season locked and left the result for the lock's holder.
+    PendingResult.objects.create(series=series, season=season, result=document(versions, [2.0, 0.0]))
+    assert resend_lost(grace=NO_GRACE) == []
+
+
+def test_a_series_lost_again_after_its_last_resend_is_failed_with_the_reason(
+    broker: redis.Redis, make_version: Any, season: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.test import Client
+
+    from arena.matchmaking import inventory
+
+    monkeypatch.setattr(inventory, "MAX_RESENDS", 2)
+    season.transition(season.Status.RUNNING)
+    series = sent_series(make_version, season)
+    # What the match workers said of it (workers/health.py), kept in Redis.
+    broker.hset(f"arena:series-tries:{series.pk}", "last", "on m1@host: OSError: [Errno 28] No space left on device")
+    deadlines = []
+    for resends in (1, 2):
+        broker.delete("matches")  # lost again
+        assert resend_lost(grace=NO_GRACE) == [series.pk]
+        series.refresh_from_db()
+        assert (series.state, series.resends) == (SeriesState.QUEUED, resends)
+        deadlines.append(series.deadline)
+    broker.delete("matches")
+    assert resend_lost(grace=NO_GRACE) == []
+    series.refresh_from_db()
+    assert series.state == SeriesState.FAILED
+    assert series.deadline == deadlines[-1]  # not moved again
+    assert series.failure_reason == (
+        "lost 3 times between the platform and the match workers and sent again 2 times "
+        "(ARENA_SERIES_MAX_RESENDS); not sent again; its last failure on a worker: "
+        "on m1@host: OSError: [Errno 28] No space left on device"
+    )
+    assert queued_ids(broker) == []
+    assert broker.get(inventory.RESENDS_COUNTER) == b"2"
+    page = Client().get(f"/series/{series.pk}/").content.decode()
+    assert "Failed: lost 3 times between the platform and the match workers" in page

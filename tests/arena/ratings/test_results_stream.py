@@ -163,6 +163,27 @@ def test_results_of_unknown_or_cancelled_series_are_acknowledged_and_not_recorde
     assert list(SeriesResultLog.objects.values_list("series_id", flat=True)) == [recorded["series_id"]]
 
 
+def test_a_series_the_workers_gave_up_is_failed_with_their_reason_and_a_late_result_still_counts(
+    stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion]
+) -> None:
+    from arena.series.models import Series
+
+    given_up, played, late = outcomes(season, field, 3)
+    reason = "failed 3 times on the match workers; the last, on m1@host: SpecError: no engine 'chess'"
+    for outcome in (given_up, played, late):
+        assert delivery.report_failure(worker_app, outcome["series_id"], reason)
+    delivery.publish(worker_app, played)  # another message of it was played meanwhile: played wins
+    stream.xadd(delivery.RESULTS_STREAM, {"series": "-1", "failure": "x"})  # names no series: kept aside
+    assert inflow.drain(stream) == (1, True)
+    states = dict(Series.objects.values_list("pk", "state"))
+    assert [states[o["series_id"]] for o in (given_up, played, late)] == ["failed", "done", "failed"]
+    assert Series.objects.get(pk=given_up["series_id"]).failure_reason == reason
+    assert stream.xlen(inflow.UNREADABLE) == 1
+    delivery.publish(worker_app, late)  # a result that comes after all is recorded, as for any failed series
+    assert inflow.drain(stream) == (1, True)
+    assert Series.objects.get(pk=late["series_id"]).state == SeriesState.DONE
+
+
 def test_a_wiped_redis_has_no_group_and_the_drain_makes_one(stream: redis.Redis) -> None:
     assert inflow.drain(stream) == (0, True)
     stream.flushdb()  # Redis restarted without its data: stream and group gone

@@ -24,6 +24,7 @@ def status_lines(status: dict[str, Any]) -> list[str]:
     else:
         lines.append(f"workers: {len(workers['workers'])} answered")
         lines += [f"  {w['name']}: {', '.join(w['queues']) or 'no queues'}" for w in workers["workers"]]
+    lines += health_lines(status["worker_health"], status["resends"])
     rate = status["throughput"]
     lines.append(
         f"series per minute: {rate['last_5_minutes']:.2f} (last 5 min), {rate['last_60_minutes']:.2f} (last 60 min)"
@@ -53,6 +54,36 @@ def status_lines(status: dict[str, Any]) -> list[str]:
         f"{s['series_queued']} queued, {s['series_running']} running"
         for s in seasons
     ]
+    return lines
+
+
+def health_lines(worker_health: dict[str, Any], resends: dict[str, Any]) -> list[str]:
+    """Return the match workers' own health records and the counts of series sent again, as text lines."""
+    rows = worker_health["workers"]
+    if "error" in worker_health or "note" in worker_health:
+        lines = [f"match workers' health: {worker_health.get('error') or worker_health['note']}"]
+    else:
+        out = sum(row["state"] == "out" for row in rows)
+        lines = [f"match workers' health: {len(rows)} reporting, {out} took themselves out"]
+    for row in rows:
+        counts = f"series played {row['series_played']}, infrastructure failures {row['infrastructure_failures']}"
+        if row["state"] == "out":
+            back = (
+                f"tries again in {format_duration(row['back_in_seconds'])}"
+                if row["back_in_seconds"] is not None
+                else "back when that is fixed"
+            )
+            since = format_duration(row["out_seconds"])
+            lines.append(f"  {row['name']}: OUT for {since}: {row['reason']}; {back} ({counts})")
+        else:
+            lines.append(f"  {row['name']}: takes series ({counts})")
+    if "error" in resends or "note" in resends:
+        lines.append(f"series sent again: {resends.get('error') or resends['note']}")
+    else:
+        lines.append(
+            f"series sent again: {resends['resent']} found lost and resent, {resends['retried']} back to the queue "
+            f"after failing on a worker, {resends['given_up']} given up"
+        )
     return lines
 
 

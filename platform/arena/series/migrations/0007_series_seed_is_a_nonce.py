@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("series", "0005_pair_records"),
+        ("series", "0006_series_resends"),
     ]
 
     operations = [
