@@ -197,7 +197,7 @@ def test_a_series_whose_result_a_concurrent_drain_is_recording_is_not_sent_again
 
     def other_drain() -> None:
         try:
-            inflow.drain(redis.Redis.from_url(REDIS_URL), consumer="other-platform-worker")
+            inflow.drain(redis.Redis(connection_pool=broker.connection_pool), consumer="other-platform-worker")
         finally:
             connections.close_all()
 
