@@ -514,44 +514,44 @@ class Referee:
         document["referee_stall_ms"] = round(self.stalled_s * 1000, 1)
         return document
 
-    def _await_starts(self) -> None:
-        """Wait (up to the start-up allowance) until every bot's sandbox is set up and its code starts.
-
-        Until then bubblewrap is still making the sandbox (and arranging to die with the worker):
-        a bot stopped now would be stopped before its own processes exist, which signals cannot
-        reach, and freezing bubblewrap itself then could leave it stopped for good if the worker
-        died. The launcher's first act is the started marker (workers/sandbox.py), so from it on
-        the bot's processes are there to stop, all in a few milliseconds of its start.
-        """
-        deadline = time.monotonic() + self.spec.start_timeout_ms / 1000
-        for seat in self.seats:
-            while not seat.started and not seat.exited and seat.process.popen.poll() is None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return  # it shows at its first request: a sandbox failure, or a bot still starting
-                self._pump(seat, min(remaining, WAIT_SLICE_S))
-
     def _start_series(self, players: int) -> None:
         """Send every bot its start message, stopped: it reads it at its first request.
 
-        A bot that cannot take the message shows it at its first request.
+        Each bot is stopped as soon as its sandbox is set up and its code starts (the
+        launcher's first act is the started marker, workers/sandbox.py), whatever the others
+        are doing, and at the latest when the start-up allowance is over. Not before: until
+        then bubblewrap is still making the sandbox (and arranging to die with the worker), so
+        a stop would miss the bot's processes, which do not exist yet, and freezing bubblewrap
+        itself could leave it stopped for good if the worker died. Not later: the bot would
+        do its start-up work while the others start, on no one's clock. A bot that cannot take
+        the message, or never started, shows it at its first request.
         """
         spec = self.spec
-        self._await_starts()
-        for seat in self.seats:
-            message = {
-                "type": "start",
-                "protocol": PROTOCOL_VERSION,
-                "game": self.game.info.name,
-                "rules_version": self.game.info.rules_version,
-                "player": seat.player,
-                "num_players": players,
-                "games": spec.games,
-                "seed": chance.bot_seed(self.secret, seat.player),  # its own randomness: nothing of the chance
-                "config": self.game.config,
-                "time_control": asdict(spec.time_control),
-            }
-            self._send_off_turn(seat, message)
+        deadline = time.monotonic() + spec.start_timeout_ms / 1000
+        waiting = list(self.seats)
+        while waiting:
+            late = time.monotonic() >= deadline
+            for seat in list(waiting):
+                if late or seat.started or seat.exited or seat.process.popen.poll() is not None:
+                    waiting.remove(seat)
+                    self._send_off_turn(seat, self._start_message(seat, players))
+            if waiting:
+                self._pump(waiting[0], min(max(deadline - time.monotonic(), 0.0), WAIT_SLICE_S))
+
+    def _start_message(self, seat: Seat, players: int) -> dict[str, Any]:
+        spec = self.spec
+        return {
+            "type": "start",
+            "protocol": PROTOCOL_VERSION,
+            "game": self.game.info.name,
+            "rules_version": self.game.info.rules_version,
+            "player": seat.player,
+            "num_players": players,
+            "games": spec.games,
+            "seed": chance.bot_seed(self.secret, seat.player),  # its own randomness: nothing of the chance
+            "config": self.game.config,
+            "time_control": asdict(spec.time_control),
+        }
 
     def _send_off_turn(self, seat: Seat, message: dict[str, Any]) -> None:
         """Write ``message`` to a bot that is not on turn, stopping it first.
