@@ -169,7 +169,7 @@ class Arena:
     lease: SlotLease
     cgroups: list[BotCgroup] = field(default_factory=list)
     cpu_log: list[float | None] = field(default_factory=list)
-    frozen: dict[int, list[Any]] = field(default_factory=dict)  # id(BotProcess) -> [cpu, wall, since]
+    frozen: dict[int, list[Any]] = field(default_factory=dict)  # bot uid -> [cpu, wall, since]
 
     # Test modules cannot import conftest (importlib import mode): they reach these through the fixture.
     limits = LIMITS
@@ -249,7 +249,12 @@ class Arena:
         self.cpu_log.clear()
         self.frozen.clear()
         document = run_series(series_spec, slot_lease=self.lease)
-        frozen = [(round(cpu, 3), round(wall, 3)) for cpu, wall, _ in self.frozen.values()]
+        # In player order: each bot is first stopped when its own sandbox has started, in any order.
+        never = [0.0, 0.0, None]
+        frozen = [
+            (round(cpu, 3), round(wall, 3))
+            for cpu, wall, _ in (self.frozen.get(u, never) for u in self.uids(len(bots)))
+        ]
         series = Series(document=document, hostile=hostile_player, cpu_seconds=list(self.cpu_log), frozen=frozen)
         self.assert_host_untouched(series, self.cgroups[first_cgroup:], spare)
         return series
@@ -324,15 +329,16 @@ def arena(leased_slot: SlotLease, tmp_path: Path, canary: str, monkeypatch: pyte
     # CPU used off turn: from the moment freeze() returns (the bot stopped, or left blocked reading
     # its stdin because nothing but the referee could wake it) until the next thaw(), the time its
     # clock does not run. A bot must use none then, whether it was stopped or left waiting.
-    # The referee freezes every bot once, in player order, right after starting them.
+    # Kept by the bot's uid, which says its player (bot_uids).
     def recording_freeze(process: BotProcess, force: bool = False) -> None:
-        entry = arena.frozen.setdefault(id(process), [0.0, 0.0, None])
+        assert process.uid is not None, "the arena's bots run as their slot's uids"
+        entry = arena.frozen.setdefault(process.uid, [0.0, 0.0, None])
         freeze(process, force=force)
         if entry[2] is None and process.cgroup is not None:
             entry[2] = (process.cgroup.cpu_seconds(), time.monotonic())
 
     def recording_thaw(process: BotProcess) -> None:
-        entry = arena.frozen.get(id(process))
+        entry = arena.frozen.get(process.uid) if process.uid is not None else None
         if entry is not None and entry[2] is not None and process.cgroup is not None:
             cpu, since = entry[2]
             entry[0] += process.cgroup.cpu_seconds() - cpu
