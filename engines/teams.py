@@ -152,8 +152,10 @@ def win_turns(game: Mapping[str, Any], roles: Sequence[str]) -> int | None:
 Z_975 = 1.959963984540054
 
 
-def wilson_interval(wins: int, games: int, z: float = Z_975) -> tuple[float, float]:
+def wilson_interval(wins: float, games: int, z: float = Z_975) -> tuple[float, float]:
     """Return the Wilson score interval of a win rate of ``wins`` in ``games`` (0, 1 when there are none).
+
+    ``wins`` may be fractional (the web's records count a drawn series as half a win).
 
     (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n): unlike the normal
     approximation it stays within 0 and 1 and is honest at 0 or n wins.
@@ -165,4 +167,6 @@ def wilson_interval(wins: int, games: int, z: float = Z_975) -> tuple[float, flo
     centre = p + z2 / (2 * games)
     spread = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
     denominator = 1 + z2 / games
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    # It always holds p; rounding can put an end a hair inside it at 0 or n wins (1 - 1e-16).
+    low, high = (centre - spread) / denominator, (centre + spread) / denominator
+    return max(0.0, min(p, low)), min(1.0, max(p, high))

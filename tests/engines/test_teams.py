@@ -75,3 +75,11 @@ def test_a_declaration_checks_its_team_rules() -> None:
         dataclasses.replace(DECLARATION, teams=None)
     with pytest.raises(ValueError, match="player seats first, at most one gm seat last"):
         TeamRules(seat_roles=lambda n, config: ("gm",) + ("player",) * (n - 1)).roles_of(3, {})
+
+
+@pytest.mark.parametrize("games", [1, 2, 3, 7, 10, 23, 100, 997])
+def test_the_wilson_interval_always_holds_the_win_rate_itself(games: int) -> None:
+    # At 0 or n wins rounding put an end a hair inside the rate: 1.0 <= 0.9999999999999999 on a page.
+    for wins in (0, 0.5, games / 3, games - 0.5, games):
+        low, high = wilson_interval(wins, games)
+        assert 0.0 <= low <= wins / games <= high <= 1.0, (wins, games, low, high)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
-#: z for a two-sided 95 % interval.
-Z_95 = 1.959963984540054
+from engines.teams import Z_975 as Z_95  # z for a two-sided 95 % interval
+from engines.teams import wilson_interval
+
+__all__ = ["Z_95", "normal_cdf", "wilson_interval", "win_probability"]
 
 
 def normal_cdf(x: float) -> float:
@@ -21,20 +23,3 @@ def win_probability(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float, be
     """
     spread = math.sqrt(2 * beta * beta + sigma_a * sigma_a + sigma_b * sigma_b)
     return normal_cdf((mu_a - mu_b) / spread)
-
-
-def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """Return the Wilson score interval of a proportion (95 % by default); (0, 1) for no trials.
-
-    ``successes`` may be fractional: a drawn series counts as half a win.
-    Wilson rather than the normal approximation because records here are
-    short, and the plain interval collapses to a point at 0/n and n/n.
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    share = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (share + z2 / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
