@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -59,12 +58,18 @@ def manage(var_dir: Path, *args: str, **kwargs: object) -> subprocess.CompletedP
 def environment(var_dir: Path) -> dict[str, str]:
     """The embedded default in ``var_dir``: no database URL, no broker, this interpreter as it is."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("ARENA_", "DJANGO_"))}
-    env.update(ARENA_VAR_DIR=str(var_dir), ARENA_NO_BOOTSTRAP="1", ARENA_MATCHMAKER_INTERVAL_S="1")
+    env.update(
+        ARENA_VAR_DIR=str(var_dir),
+        ARENA_NO_BOOTSTRAP="1",
+        ARENA_MATCHMAKER_INTERVAL_S="1",
+        PYTHONFAULTHANDLER="1",
+        PYTHONUNBUFFERED="1",
+    )
     return env
 
 
 def test_parallel_uploads_while_the_ladder_records_never_meet_a_locked_database(tmp_path: Path) -> None:
-    from tests.arena.e2e.test_main_command import free_port
+    from tests.arena.e2e.test_main_command import free_port, interrupt
 
     var_dir = tmp_path / "var"
     assert manage(var_dir, "migrate", "--verbosity", "0", check=True).returncode == 0
@@ -102,11 +107,7 @@ def test_parallel_uploads_while_the_ladder_records_never_meet_a_locked_database(
 
         wait_for(series_recorded, 180, "ten series to be recorded", log)
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(120)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        interrupt(server, log)
     output = log.read_text(errors="replace")
     assert "database is locked" not in output, output[-4000:]
     assert "Traceback" not in output, output[-4000:]

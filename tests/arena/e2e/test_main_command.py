@@ -46,6 +46,26 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def interrupt(process: subprocess.Popen[bytes], log: Path, timeout_s: float = 120) -> int:
+    """Send ``process`` SIGINT and return its exit code once it has stopped.
+
+    One that does not stop within ``timeout_s`` fails the test with what it was doing: it runs
+    with PYTHONFAULTHANDLER=1, so SIGABRT makes it write every thread's stack to its log.
+    """
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(timeout_s)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        output = log.read_text(errors="replace")
+        pytest.fail(f"not stopped {timeout_s:.0f} s after Ctrl-C; its threads then:\n{output[-12000:]}")
+
+
 class MainCommand:
     """``manage.py demo`` running in a subprocess, its output collected in a file."""
 
@@ -58,7 +78,7 @@ class MainCommand:
             for key, value in os.environ.items()
             if not key.startswith(("ARENA_", "DJANGO_")) and key != "DJANGO_ALLOW_ASYNC_UNSAFE"
         }
-        env.update(ARENA_VAR_DIR=str(var_dir), ARENA_NO_BOOTSTRAP="1", PYTHONUNBUFFERED="1")
+        env.update(ARENA_VAR_DIR=str(var_dir), ARENA_NO_BOOTSTRAP="1", PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1")
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "demo", "--rounds", "1", "--quiet", "--port", str(port)],
             cwd=REPO,
@@ -84,9 +104,8 @@ class MainCommand:
         pytest.fail(f"manage.py demo did not serve within {START_TIMEOUT_S} s:\n{self.output()}")
 
     def interrupt(self, timeout_s: float = 120) -> int:
-        """Press Ctrl-C (SIGINT) and return the exit code."""
-        self.process.send_signal(signal.SIGINT)
-        return self.process.wait(timeout_s)
+        """Press Ctrl-C (SIGINT) and return the exit code; fail with every thread's stack if it does not stop."""
+        return interrupt(self.process, self.log, timeout_s)
 
     def kill(self) -> None:
         if self.process.poll() is None:
