@@ -55,6 +55,8 @@ def collect_status(now: datetime | None = None) -> dict[str, Any]:
         "workers": running_workers(broker_url),
         "worker_health": worker_health(broker_url, now),
         "resends": resend_counts(broker_url),
+        "pace": matchmaker_pace(broker_url),
+        "queue_wait": queue_wait(now),
         "throughput": series_per_minute(now),
         "oldest_outstanding": oldest_outstanding(now),
         "failed_last_day": failed_since(now - timedelta(days=1)),
