@@ -48,11 +48,15 @@ same message again.
 
 **What the platform sees**: each match worker keeps the Redis hash
 :data:`WORKER_PREFIX` ``<worker name>`` (its state, ``ok`` or ``out``, the
-reason, since when, series played and infrastructure failures), refreshed every
-:data:`PROBE_INTERVAL_S` by a thread of the worker's main process and expiring
-three intervals after its last refresh: a worker that is gone drops out of the
+reason, since when, series played and infrastructure failures, and how many
+series it runs at once, ``concurrency``), refreshed every
+:data:`PROBE_INTERVAL_S` (``probe_s``, with a ``heartbeat``) by a thread of the
+worker's main process, expiring three intervals after its last refresh and
+deleted when the worker stops cleanly: a worker that is gone drops out of the
 list by itself. arena/ops/status.py reads these for ``/ops/``, ``/ops/metrics``
-and ``manage.py arena_status``. Everything is logged too.
+and ``manage.py arena_status``; the matchmaker adds up the ``concurrency`` of
+the workers ``ok`` with a fresh heartbeat to know how many series to keep
+queued (arena/matchmaking/pace.py). Everything is logged too.
 """
 
 from __future__ import annotations
@@ -323,6 +327,7 @@ class Monitor:
         self.worker = ""
         self.broker_url = ""
         self.cache_dir = Path()
+        self.concurrency = 1  # series the worker runs at once (its pool's processes)
         self.out: Out | None = None
         self.times_out = 0
         self.stopping = threading.Event()
@@ -332,6 +337,7 @@ class Monitor:
         """Start watching ``consumer``'s worker (again, after a reconnection: its state is kept)."""
         self.consumer, self.worker = consumer, consumer.hostname
         self.broker_url, self.cache_dir = str(consumer.app.conf.broker_url or ""), cache_dir
+        self.concurrency = pool_size(consumer)
         if self.out is not None:
             _stop_consuming(consumer)  # a consumer restarted after a lost connection consumes nothing it had stopped
         if self.thread is None:
@@ -348,10 +354,24 @@ class Monitor:
                 logger.exception("the worker's health check failed")
 
     def stop(self) -> None:
+        """Stop the monitor and delete the worker's record: a worker that stopped runs no series."""
         self.stopping.set()
         if self.thread is not None:
             self.thread.join(10)
             self.thread = None
+        self.withdraw()
+
+    def withdraw(self) -> None:
+        """Delete this worker's record from Redis (it stops); never raise."""
+        client = redis_client(self.broker_url)
+        if client is None or not self.worker:
+            return
+        try:
+            client.delete(record_key(self.worker))
+        except Exception as exc:  # Redis away: the record expires by itself
+            logger.info("could not delete this worker's health record: %s", exc)
+        finally:
+            client.close()
 
     def tick(self) -> None:
         """Probe; take the worker out, or bring it back; refresh its record."""
@@ -414,6 +434,8 @@ class Monitor:
             "back_at": (out.back_at or "") if out else "",
             "times_out": self.times_out,
             "heartbeat": time.time(),
+            "probe_s": PROBE_INTERVAL_S,
+            "concurrency": self.concurrency,
             "host": socket.gethostname(),
             "pid": os.getpid(),
         }
@@ -426,6 +448,12 @@ class Monitor:
             logger.info("could not write this worker's health record: %s", exc)
         finally:
             client.close()
+
+
+def pool_size(consumer: Any) -> int:
+    """Return how many series ``consumer``'s worker runs at once: its ``--concurrency`` (at least 1)."""
+    controller = getattr(consumer, "controller", None)
+    return max(1, int(getattr(controller, "concurrency", None) or 1))
 
 
 def _stop_consuming(consumer: Any) -> None:

@@ -168,8 +168,14 @@ def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def play(spec: dict[str, Any]) -> dict[str, Any]:
-    """Run the series ``spec`` describes; return ``{"series_id", "result"}`` plus what names a validation."""
+    """Run the series ``spec`` describes; return ``{"series_id", "result"}`` plus what names a validation.
+
+    The document says when this worker started the series (``started_at``, seconds since the epoch on
+    the worker's clock): the platform records it as the series' start, the end of its wait in the queue.
+    """
+    started_at = time.time()
     document = run_series(spec_from_json(spec))
+    document["started_at"] = round(started_at, 3)
     outcome = {"series_id": spec.get("series_id"), "result": document}
     for key in ("validation", "result_task"):  # a validation series: which version, and the task that takes it
         if key in spec:

@@ -361,7 +361,12 @@ else:
 CELERY_BROKER_URL = os.getenv("ARENA_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.getenv("ARENA_RESULT_BACKEND") or None
 ARENA_MATCHMAKER_INTERVAL_S = envint("ARENA_MATCHMAKER_INTERVAL_S", "10")
+#: Series queued per running season at each beat where the match workers' capacity cannot be known
+#: (no broker: the embedded default), or when ARENA_MATCHMAKER_DEPTH_PER_PROCESS is 0.
 ARENA_MATCHMAKER_SLOTS = envint("ARENA_MATCHMAKER_SLOTS", "4")
+#: With a broker, series kept queued or running per match-worker process in service
+#: (arena/matchmaking/pace.py); 0 turns the pace off: the fixed slots above at each beat.
+ARENA_MATCHMAKER_DEPTH_PER_PROCESS = envint("ARENA_MATCHMAKER_DEPTH_PER_PROCESS", "2", minimum=0)
 #: The bearer token a Prometheus scraper sends for /ops/metrics (empty: staff sessions only).
 ARENA_METRICS_TOKEN = os.getenv("ARENA_METRICS_TOKEN", "")
 #: A queued series Redis holds nowhere for this long after it was sent is sent again ...

@@ -96,6 +96,8 @@ def hosts(
         "ARENA_DATABASE_URL": database_url,
         "ARENA_ARTIFACT_DIR": str(settings.ARENA_ARTIFACT_DIR),
         "ARENA_ARTIFACT_BASE_URL": live_server.url,
+        # The test counts exactly the series it queues: no top-up after a recording (and no beat runs).
+        "ARENA_MATCHMAKER_DEPTH_PER_PROCESS": "0",
     }
     # The remote host: a private mount namespace where the platform's directory (and the
     # embedded default's var/, when there is one) is an empty tmpfs.

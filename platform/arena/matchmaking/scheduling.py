@@ -20,13 +20,22 @@ busy, then the nearest by μ to the team's mean μ, never a version or bot of
 the group) in the last seat. A season without active GM-role entries plays
 its series with the engine's built-in GM instead (no GM seat, the built-in
 config merged in: :meth:`~arena.seasons.models.Season.series_config`).
+
+How many series to create is :func:`top_up`'s: with a broker it keeps the
+series queued or running at a target depth derived from the match workers'
+capacity and shares the free slots fairly between the running seasons
+(arena/matchmaking/pace.py); where the capacity cannot be known (no broker:
+the embedded default) the beat's fixed slots per season apply, as ever.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import random
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -37,20 +46,28 @@ from django.utils import timezone
 
 from arena.bots.artifacts import archive_url
 from arena.bots.models import BotVersion
+from arena.matchmaking import pace
 from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, plan_round
 from arena.ratings.models import Rating
-from arena.ratings.recording import season_parameters
+from arena.ratings.recording import apply_pending, season_parameters
 from arena.ratings.tasks import record_series_result_task
 from arena.seasons.models import Season, SeasonEntry
-from arena.series.models import Series, SeriesSeat, SeriesState
-from arena.tasking import is_running, send
+from arena.series.models import PendingResult, Series, SeriesSeat, SeriesState
+from arena.tasking import broker_redis, is_running, send
 from engines.teams import GM, PLAYER
 from workers import rating_constants
 from workers.tasks import run_series_task
 
+logger = logging.getLogger(__name__)
+
 #: A queued or running series not done by then is swept back to the queue (or failed).
 SERIES_DEADLINE = timedelta(minutes=30)
 MAX_ATTEMPTS = 3
+#: One top-up at a time, across the platform's processes: the Redis lock's name, how long it is held
+#: at most, and how long a second top-up waits for it before leaving the work to the holder.
+TOP_UP_LOCK = "arena:matchmaker:top-up"
+TOP_UP_LOCK_TTL_S = 60
+TOP_UP_LOCK_WAIT_S = 5
 
 
 def candidates(season: Season, role: str = "") -> list[Candidate]:
@@ -166,7 +183,107 @@ def schedule_round(
                 SeriesSeat.objects.create(series=series, seat=seat, version_id=version_id)
             created.append(series)
             transaction.on_commit(lambda series=series: enqueue(series))
+    # A result delivered while this held the season's lock went to the inbox for the holder to apply.
+    if PendingResult.objects.filter(season=season).exists():
+        apply_pending(season.pk)
     return created
+
+
+def top_up(slots_per_season: int, depth_per_process: int, fallback: bool = True) -> int:
+    """Queue series so that as many are queued or running as the match workers' capacity asks; return how many.
+
+    The target is ``capacity x depth_per_process`` (arena/matchmaking/pace.py),
+    counted over every season's outstanding series; the free slots go to the
+    running seasons by :func:`arena.matchmaking.pace.split`, and a season that
+    cannot use its whole share (its versions at their caps) leaves the rest to
+    the others. When the capacity cannot be known (no broker, Redis not
+    answering) or ``depth_per_process`` is 0, it queues up to
+    ``slots_per_season`` in every running season as the beat always did, or,
+    without ``fallback``, nothing. One top-up runs at a time.
+    """
+    client = broker_redis() if depth_per_process > 0 else None
+    try:
+        capacity = pace.worker_capacity(client)
+        if capacity is None:
+            if not fallback:
+                return 0
+            seasons = Season.objects.filter(status=Season.Status.RUNNING).order_by("pk")
+            return sum(len(schedule_round(season, slots_per_season)) for season in seasons)
+        with one_top_up(client) as ours:
+            if not ours:
+                return 0  # another top-up holds the lock: it counts what this one would have
+            return fill_to(pace.target_depth(capacity, depth_per_process))
+    finally:
+        if client is not None:
+            client.close()
+
+
+def fill_to(target: int) -> int:
+    """Create series in the running seasons until ``target`` are queued or running in all; return how many."""
+    outstanding = dict(
+        Series.objects.filter(state__in=[SeriesState.QUEUED, SeriesState.RUNNING])
+        .values_list("season_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    free = target - sum(outstanding.values())
+    if free <= 0:
+        return 0
+    seasons = {
+        season.pk: season
+        for season in Season.objects.filter(status=Season.Status.RUNNING).annotate(
+            active_entries=Count(
+                "entries",
+                filter=Q(entries__active=True, entries__version__status=BotVersion.Status.ACTIVE),
+            )
+        )
+    }
+    loads = [
+        pace.SeasonLoad(
+            season.pk,
+            pace.season_weight(season.active_entries, season.players_per_series),
+            outstanding.get(season.pk, 0),
+        )
+        for season in seasons.values()
+    ]
+    created = 0
+    while free > 0 and loads:
+        shares = pace.split(free, loads)
+        if not shares:
+            break
+        still_hungry = []
+        for load in loads:
+            share = shares.get(load.season_id, 0)
+            if not share:
+                still_hungry.append(load)
+                continue
+            made = len(schedule_round(seasons[load.season_id], share))
+            created += made
+            free -= made
+            if made == share:  # it could have taken more: it stays for the slots others leave
+                still_hungry.append(pace.SeasonLoad(load.season_id, load.weight, load.outstanding + made))
+        loads = still_hungry
+    return created
+
+
+@contextlib.contextmanager
+def one_top_up(client: Any) -> Iterator[bool]:
+    """Hold the top-up lock in Redis while inside; yield False when another top-up kept it too long."""
+    import redis
+
+    lock = client.lock(TOP_UP_LOCK, timeout=TOP_UP_LOCK_TTL_S, blocking_timeout=TOP_UP_LOCK_WAIT_S)
+    try:
+        got = lock.acquire()
+    except redis.RedisError as exc:
+        logger.warning("matchmaker: the top-up lock could not be taken (%s); topping up without it", exc)
+        yield True
+        return
+    try:
+        yield bool(got)
+    finally:
+        if got:
+            with contextlib.suppress(redis.RedisError):
+                lock.release()
 
 
 def team_groups(season: Season, slots: int, policy: MatchmakingPolicy, rng: random.Random) -> list[tuple[int, ...]]:

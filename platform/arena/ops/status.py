@@ -16,6 +16,7 @@ database; everything else is counted from it.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from arena.bots.submissions import versions_awaiting_validation
+from arena.matchmaking import pace
 from arena.matchmaking.inventory import RESENDS_COUNTER
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
@@ -53,6 +55,8 @@ def collect_status(now: datetime | None = None) -> dict[str, Any]:
         "workers": running_workers(broker_url),
         "worker_health": worker_health(broker_url, now),
         "resends": resend_counts(broker_url),
+        "pace": matchmaker_pace(broker_url),
+        "queue_wait": queue_wait(now),
         "throughput": series_per_minute(now),
         "oldest_outstanding": oldest_outstanding(now),
         "failed_last_day": failed_since(now - timedelta(days=1)),
@@ -259,6 +263,64 @@ def series_per_minute(now: datetime) -> dict[str, float]:
         last_60=Count("pk", filter=Q(finished_at__gte=now - timedelta(minutes=60))),
     )
     return {"last_5_minutes": counts["last_5"] / 5, "last_60_minutes": counts["last_60"] / 60}
+
+
+#: The queue wait is measured over the series recorded in this window, at most this many of them.
+WAIT_WINDOW = timedelta(minutes=5)
+WAIT_SAMPLE = 10_000
+
+
+def queue_wait(now: datetime, window: timedelta = WAIT_WINDOW) -> dict[str, Any]:
+    """Return how long the series recorded in the last ``window`` waited in the queue: count, p50, p95, max (s).
+
+    The wait runs from the series' creation (the matchmaker's clock) to its
+    ``started_at`` (the match worker's clock, from the result document; a
+    negative difference, clocks apart, counts as 0). A series whose result did
+    not say when it started is left out. Quantiles by the nearest rank.
+    """
+    rows = (
+        Series.objects.filter(state=SeriesState.DONE, finished_at__gte=now - window, started_at__isnull=False)
+        .order_by("-finished_at")
+        .values_list("created", "started_at")[:WAIT_SAMPLE]
+    )
+    waits = sorted(max(0.0, (started - created).total_seconds()) for created, started in rows)
+    if not waits:
+        return {"count": 0, "p50": None, "p95": None, "max": None}
+    return {
+        "count": len(waits),
+        "p50": nearest_rank(waits, 0.5),
+        "p95": nearest_rank(waits, 0.95),
+        "max": waits[-1],
+    }
+
+
+def nearest_rank(ordered: list[float], quantile: float) -> float:
+    """Return the ``quantile`` of the sorted, non-empty ``ordered`` by the nearest-rank method."""
+    return ordered[max(0, math.ceil(quantile * len(ordered)) - 1)]
+
+
+def matchmaker_pace(broker_url: str) -> dict[str, Any]:
+    """Return what the matchmaker sees: the match workers' ``capacity`` (processes, workers) and its ``target``.
+
+    ``{"capacity": n, "workers": n, "target": n}``; ``target`` is None when the
+    pace is off (ARENA_MATCHMAKER_DEPTH_PER_PROCESS 0). A note or an error
+    instead when the capacity cannot be known: the matchmaker then queues its
+    fixed slots per season.
+    """
+    client = _redis(broker_url)
+    if client is None:
+        return {"note": NO_BROKER if not broker_url else "the match workers' capacity is read from Redis only"}
+    import redis
+
+    try:
+        capacity = pace.read_capacity(client)
+    except redis.RedisError as exc:
+        return {"error": f"the broker did not answer ({exc})"}
+    finally:
+        client.close()
+    per_process = settings.ARENA_MATCHMAKER_DEPTH_PER_PROCESS
+    target = pace.target_depth(capacity, per_process) if per_process > 0 else None
+    return {"capacity": capacity.processes, "workers": capacity.workers, "target": target}
 
 
 def oldest_outstanding(now: datetime) -> dict[str, Any] | None:

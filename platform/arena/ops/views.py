@@ -22,8 +22,10 @@ from arena.ops.status import (
     collect_status,
     format_duration,
     health_metrics,
+    matchmaker_pace,
     oldest_outstanding,
     queue_depths,
+    queue_wait,
     series_per_minute,
 )
 from arena.series.models import PendingResult, Series, SeriesState
@@ -130,6 +132,17 @@ def broker_metrics(out: Exposition) -> None:
     # The match workers' health and the series sent again (arena.ops.status: Redis only).
     for name, kind, help_text, samples in health_metrics(settings.CELERY_BROKER_URL, timezone.now()):
         out.metric(name, kind, help_text, samples)
+    # What the matchmaker sees (arena.matchmaking.pace): absent when it cannot know, and queues fixed slots.
+    seen = matchmaker_pace(settings.CELERY_BROKER_URL)
+    if "capacity" in seen:
+        out.metric("arena_matchmaker_capacity", "gauge",
+                   "Series the match workers in service run at once (their processes), as the matchmaker counts them.",
+                   [("", float(seen["capacity"]))])  # fmt: skip
+        out.metric("arena_matchmaker_workers", "gauge", "Match workers in service with a fresh heartbeat.",
+                   [("", float(seen["workers"]))])  # fmt: skip
+    if seen.get("target") is not None:
+        out.metric("arena_matchmaker_target", "gauge", "Series the matchmaker keeps queued or running.",
+                   [("", float(seen["target"]))])  # fmt: skip
 
 
 def database_metrics(out: Exposition, now: datetime) -> None:
@@ -167,3 +180,10 @@ def database_figures(out: Exposition, now: datetime) -> None:
                [('{window="5m"}', rates["last_5_minutes"]), ('{window="60m"}', rates["last_60_minutes"])])  # fmt: skip
     out.metric("arena_results_waiting", "gauge", "Results delivered and not yet applied (the inbox).",
                [("", float(PendingResult.objects.count()))])  # fmt: skip
+    wait = queue_wait(now)
+    out.metric("arena_series_wait_seconds", "gauge",
+               "How long the series recorded in the last 5 minutes waited in the queue (created to started).",
+               [(f'{{quantile="{q}"}}', float(wait[key])) for q, key in (("0.5", "p50"), ("0.95", "p95"), ("1", "max"))
+                if wait[key] is not None])  # fmt: skip
+    out.metric("arena_series_wait_count", "gauge", "Series recorded in the last 5 minutes whose wait is known.",
+               [("", float(wait["count"]))])  # fmt: skip

@@ -41,6 +41,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -60,6 +61,7 @@ from arena.ratings.forfeits import (
 )
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking, rate_teams
+from arena.ratings.signals import series_recorded
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from engines import teams
@@ -336,6 +338,7 @@ class _Batch:
     history: list[RatingHistory] = field(default_factory=list)
     seats: list[tuple[Decimal, int, int, int]] = field(default_factory=list)  # points, game wins, rank, seat id
     done: list[int] = field(default_factory=list)
+    started: dict[int, datetime] = field(default_factory=dict)  # series -> when its worker started it
     rejected: dict[int, tuple[str, str]] = field(default_factory=dict)  # series -> (state, reason)
 
 
@@ -369,9 +372,19 @@ def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> i
             _apply_team(batch, series_id, seats, document)
         else:
             _apply_one(batch, series_id, seats, document)
+        if (started := started_at(document)) is not None:
+            batch.started[series_id] = started
         states[series_id] = SeriesState.DONE  # a second result of the same series in this batch is a duplicate
     _write(batch)
     return len(batch.done)
+
+
+def started_at(document: dict[str, Any]) -> datetime | None:
+    """Return when the match worker started the series (its document's ``started_at``), or None if it does not say."""
+    value = document.get("started_at")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1e11:
+        return None
+    return datetime.fromtimestamp(value, UTC)
 
 
 def _misfit(series_id: int, seats: list[_Seat], document: dict[str, Any], fewest: int) -> str | None:
@@ -620,11 +633,20 @@ def _write(batch: _Batch) -> None:
     Series.objects.filter(pk__in=batch.done).update(
         state=SeriesState.DONE, finished_at=timezone.now(), failure_reason=""
     )
+    if batch.started:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {Series._meta.db_table} SET started_at = %s WHERE id = %s",
+                [(ops.adapt_datetimefield_value(at), series_id) for series_id, at in batch.started.items()],
+            )
     for series_id, (state, reason) in batch.rejected.items():
         Series.objects.filter(pk=series_id).update(state=state, failure_reason=reason[:2000])
     for (version_id, _role), rating in batch.ratings.items():
         if rating.disable_reason:
             disable_for_forfeits(version_id, rating.disable_reason)
+    if batch.done or batch.rejected:
+        season_id, settled = batch.season.pk, [*batch.done, *batch.rejected]
+        transaction.on_commit(lambda: series_recorded.send(sender=Series, season_id=season_id, series_ids=settled))
 
 
 def recompute_season(season: Season) -> dict[int, tuple[float, float]]:

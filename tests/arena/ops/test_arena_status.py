@@ -183,3 +183,24 @@ def test_with_nothing_going_on_it_says_so(db: None) -> None:
     assert "failed series in the last day: 0" in text
     assert "versions awaiting validation: 0\n" in text
     assert "running seasons: 0" in text
+
+
+def test_it_says_what_the_matchmaker_sees_and_how_long_series_waited(
+    broker: redis.Redis, settings: Any, season: Season
+) -> None:
+    from workers import health
+
+    settings.ARENA_MATCHMAKER_DEPTH_PER_PROCESS = 2
+    monitor = health.Monitor()
+    monitor.worker, monitor.broker_url, monitor.concurrency = "match1@h", settings.CELERY_BROKER_URL, 2
+    monitor.publish()
+    now = timezone.now()
+    for waited in (1, 3):
+        series = Series.objects.create(season=season, seed=waited, state=SeriesState.DONE, finished_at=now)
+        Series.objects.filter(pk=series.pk).update(created=now - timedelta(seconds=10), started_at=now - timedelta(
+            seconds=10 - waited))  # fmt: skip
+    text = run()
+    assert "matchmaker: capacity 2 processes on 1 workers, keeps 4 series queued or running" in text
+    assert "queue wait (series recorded in the last 5 min): p50 1.0 s, p95 3.0 s, max 3.0 s over 2 series" in text
+    settings.CELERY_BROKER_URL = ""
+    assert "matchmaker: fixed slots per season at each beat (in-process (no broker))" in run()

@@ -60,3 +60,40 @@ def test_no_token_configured_means_staff_only(settings: Any, django_user_model: 
     client = Client()
     client.force_login(staff)
     assert client.get("/ops/metrics").status_code == 200
+
+
+def test_the_metrics_show_what_the_matchmaker_sees_and_how_long_series_waited(
+    settings: Any, season: Any, own_redis_server: str
+) -> None:
+    from datetime import timedelta
+
+    import redis
+    from django.utils import timezone
+
+    from workers import health
+
+    settings.ARENA_METRICS_TOKEN = "t"
+    settings.ARENA_MATCHMAKER_DEPTH_PER_PROCESS = 2
+    url = settings.CELERY_BROKER_URL = f"{own_redis_server}/6"  # the run's own Redis server (tests/conftest.py)
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    for name, concurrency, out in (("a@h", 2, None), ("b@h", 1, None), ("sick@h", 4, health.Out("full", 0, None))):
+        monitor = health.Monitor()
+        monitor.worker, monitor.broker_url, monitor.concurrency, monitor.out = name, url, concurrency, out
+        monitor.publish()
+    now = timezone.now()
+    for number in range(20):  # waited 1 to 20 s in the queue, recorded a minute ago
+        series = Series.objects.create(season=season, seed=number, state=SeriesState.DONE, finished_at=now)
+        created = now - timedelta(minutes=1)
+        Series.objects.filter(pk=series.pk).update(created=created, started_at=created + timedelta(seconds=number + 1))
+    Series.objects.create(season=season, seed=99, state=SeriesState.DONE, finished_at=now)  # its start not said
+    try:
+        text = Client().get("/ops/metrics", HTTP_AUTHORIZATION="Bearer t").content.decode()
+    finally:
+        client.flushdb()
+    lines = set(text.splitlines())
+    assert {"arena_matchmaker_capacity 3", "arena_matchmaker_workers 2", "arena_matchmaker_target 6"} <= lines
+    assert 'arena_series_wait_seconds{quantile="0.5"} 10' in lines
+    assert 'arena_series_wait_seconds{quantile="0.95"} 19' in lines
+    assert 'arena_series_wait_seconds{quantile="1"} 20' in lines
+    assert "arena_series_wait_count 20" in lines

@@ -25,6 +25,7 @@ def status_lines(status: dict[str, Any]) -> list[str]:
         lines.append(f"workers: {len(workers['workers'])} answered")
         lines += [f"  {w['name']}: {', '.join(w['queues']) or 'no queues'}" for w in workers["workers"]]
     lines += health_lines(status["worker_health"], status["resends"])
+    lines += pace_lines(status["pace"], status["queue_wait"])
     rate = status["throughput"]
     lines.append(
         f"series per minute: {rate['last_5_minutes']:.2f} (last 5 min), {rate['last_60_minutes']:.2f} (last 60 min)"
@@ -85,6 +86,26 @@ def health_lines(worker_health: dict[str, Any], resends: dict[str, Any]) -> list
             f"after failing on a worker, {resends['given_up']} given up"
         )
     return lines
+
+
+def pace_lines(pace: dict[str, Any], wait: dict[str, Any]) -> list[str]:
+    """Return what the matchmaker sees (capacity, target) and how long recent series waited, as text lines."""
+    if "capacity" not in pace:
+        seen = f"matchmaker: fixed slots per season at each beat ({pace.get('error') or pace['note']})"
+    elif pace["target"] is None:
+        seen = f"matchmaker: fixed slots per season at each beat (pace off); capacity {pace['capacity']} processes"
+    else:
+        seen = (
+            f"matchmaker: capacity {pace['capacity']} processes on {pace['workers']} workers, "
+            f"keeps {pace['target']} series queued or running"
+        )
+    if not wait["count"]:
+        return [seen, "queue wait (series recorded in the last 5 min): none known"]
+    return [
+        seen,
+        f"queue wait (series recorded in the last 5 min): p50 {wait['p50']:.1f} s, p95 {wait['p95']:.1f} s, "
+        f"max {wait['max']:.1f} s over {wait['count']} series",
+    ]
 
 
 class Command(BaseCommand):
