@@ -15,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -22,11 +23,62 @@ from pathlib import Path
 
 import pytest
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def descendants(pid: int) -> list[int]:
+    """Return every process below ``pid``, from each of its threads' children, as /proc shows them now."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = [int(child) for child in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            found += children
+            todo += children
+    return found
+
+
+class MatchWorker:
+    """A ``celery -A workers.celery_app worker`` on the matches queue named ``name``, one process, output in a file."""
+
+    def __init__(self, name: str, env: dict[str, str], log: Path) -> None:
+        self.name = f"{name}@{socket.gethostname()}"
+        self.log = log
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-Q", "matches", "-c", "1",
+             "-n", self.name, "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=REPO, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_ready(self, timeout_s: float = 60) -> None:
+        """Wait until it says it is ready; fail with its output if it exits or takes longer."""
+        deadline = time.monotonic() + timeout_s
+        while " ready." not in self.output():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"match worker {self.name} not ready:\n{self.output()[-6000:]}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """SIGTERM its process group (a warm shutdown), SIGKILL after 20 s."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
 
 
 def wait_port(port: int, timeout_s: float = 30) -> None:
@@ -139,17 +191,7 @@ class OwnPostgres:
     def server_processes(self) -> list[int]:
         """Return the postmaster's pid, then every process below it (backends, background workers)."""
         postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
-        found, todo = [postmaster], [postmaster]
-        while todo:
-            parent = todo.pop()
-            for task in Path(f"/proc/{parent}/task").glob("*"):
-                try:
-                    children = [int(child) for child in (task / "children").read_text().split()]
-                except OSError:
-                    continue
-                found += children
-                todo += children
-        return found
+        return [postmaster, *descendants(postmaster)]
 
     def freeze(self) -> None:
         """Stop every process of the server (SIGSTOP): clients' connections stay open and get no answer."""

@@ -21,12 +21,7 @@ waiting, so the pace depends little on the machine's load.
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,7 +41,7 @@ from arena.matchmaking.scheduling import schedule_round
 from arena.ratings import inflow
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesResultLog, SeriesState
-from tests.arena.services import OwnRedis, service_environment
+from tests.arena.services import MatchWorker, OwnRedis, service_environment
 from tests.workers.test_worker_health import fill, small_disk
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -57,36 +52,6 @@ STEADY = REPO / "tests" / "arena" / "packages" / "steady"
 WINDOW_S = 35
 #: The pace beside the sick worker, against the healthy worker alone, must be at least this.
 PACE_KEPT = 0.8
-
-
-class MatchWorker:
-    def __init__(self, name: str, env: dict[str, str], log: Path) -> None:
-        self.name = f"{name}@{socket.gethostname()}"
-        self.log = log
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-Q", "matches", "-c", "1",
-             "-n", self.name, "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=REPO, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        while " ready." not in self.output():
-            assert self.process.poll() is None, self.output()
-            assert time.monotonic() < deadline, self.output()
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
 
 
 @pytest.fixture

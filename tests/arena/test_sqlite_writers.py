@@ -69,7 +69,8 @@ def environment(var_dir: Path) -> dict[str, str]:
 
 
 def test_parallel_uploads_while_the_ladder_records_never_meet_a_locked_database(tmp_path: Path) -> None:
-    from tests.arena.e2e.test_main_command import free_port, interrupt
+    from tests.arena.e2e.test_main_command import interrupt
+    from tests.arena.services import free_port
 
     var_dir = tmp_path / "var"
     assert manage(var_dir, "migrate", "--verbosity", "0", check=True).returncode == 0

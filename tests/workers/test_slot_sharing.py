@@ -11,7 +11,6 @@ read from /proc, not from the allocator's bookkeeping (workers/slots.py).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -26,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tests.arena.services import descendants
 from workers.botpkg import load_bot_package
 from workers.referee import Referee, SeriesSpec, TimeControl, run_series
 from workers.sandbox import BotProcess, Limits
@@ -163,19 +163,6 @@ def live_processes_of(uid: int | None) -> list[int]:
 def tasks_of(uid: int) -> int:
     """Return how many tasks (threads included) the host runs as ``uid``: what RLIMIT_NPROC counts."""
     return sum(int(status_of(pid)["Threads"]) for pid in live_processes_of(uid) if status_of(pid))  # type: ignore[index]
-
-
-def descendants(pid: int) -> list[int]:
-    found, stack = [], [pid]
-    while stack:
-        parent = stack.pop()
-        with contextlib.suppress(OSError):
-            for task in os.listdir(f"/proc/{parent}/task"):
-                with open(f"/proc/{parent}/task/{task}/children") as handle:
-                    children = [int(child) for child in handle.read().split()]
-                found += children
-                stack += children
-    return found
 
 
 #: Every uid a bot of this test's uid base can run as.

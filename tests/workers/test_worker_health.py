@@ -14,10 +14,8 @@ import errno
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,7 +25,7 @@ import pytest
 import redis
 from celery import Celery
 
-from tests.arena.services import OwnRedis, service_environment
+from tests.arena.services import MatchWorker, OwnRedis, service_environment
 from tests.workers.test_match_worker import spec_for
 from workers.celery_app import configure
 from workers.delivery import RESULTS_STREAM, outbox_dir
@@ -66,32 +64,6 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-class MatchWorker:
-    """A ``celery -A workers.celery_app worker`` named ``name``, output in a file."""
-
-    def __init__(self, name: str, env: dict[str, str], log: Path) -> None:
-        self.name = f"{name}@{socket.gethostname()}"
-        self.log = log
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-Q", "matches", "-c", "1",
-             "-n", self.name, "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=REPO, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        wait_for(lambda: " ready." in self.output(), 60, self.output)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-
-
 def out_of_service(server: redis.Redis, worker: MatchWorker, field: str = "reason") -> Callable[[], Any]:
     """A condition: the worker's record says it took itself out and has ``field``; its value is the record."""
 
@@ -128,6 +100,7 @@ def start_worker(own_redis: OwnRedis, tmp_path: Path) -> Iterator[Callable[..., 
         env = service_environment(ARENA_BROKER_URL=own_redis.url, ARENA_WORKER_CACHE=str(cache), **settings)
         worker = MatchWorker(name, env, tmp_path / f"{name}.log")
         started.append(worker)
+        worker.wait_ready()
         return worker
 
     yield start

@@ -31,19 +31,13 @@ from playwright.sync_api import Page, expect
 
 from tests.arena.e2e.conftest import REPO
 from tests.arena.e2e.test_upload_to_leaderboard import sign_up, upload, version_status
+from tests.arena.services import free_port
 
 STARTER = REPO / "bots" / "starter" / "watch-python"
 #: The demo's own rounds and validations before it serves, on a slow shared machine.
 START_TIMEOUT_S = 240
 #: "Within a few minutes" of the upload.
 CLIMB_TIMEOUT_S = 240
-
-
-def free_port() -> int:
-    """Return a TCP port nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def interrupt(process: subprocess.Popen[bytes], log: Path, timeout_s: float = 120) -> int:

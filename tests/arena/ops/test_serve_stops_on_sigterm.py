@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from tests.arena.embedded_db import DATABASE, REPO, environment, manage, stock_integrity_check
-from tests.arena.services import free_port
+from tests.arena.services import descendants, free_port
 
 STARTER = REPO / "bots" / "starter" / "watch-python"
 #: Each decision of the test's bot waits this long, so a two-game series lasts a few seconds.
@@ -63,21 +63,6 @@ if __name__ == "__main__":
 """
     )
     return folder
-
-
-def descendants(pid: int) -> list[int]:
-    """Return every process below ``pid`` (a series being played has its bots' sandboxes there)."""
-    found, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
-            try:
-                children = [int(child) for child in (task / "children").read_text().split()]
-            except OSError:
-                continue
-            found += children
-            todo += children
-    return found
 
 
 def series_states(database: Path) -> list[tuple[int, str]]:
