@@ -21,13 +21,16 @@ sandbox falls back to rlimits.
 from __future__ import annotations
 
 import contextlib
-import glob
+import logging
 import os
 import signal
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+logger = logging.getLogger(__name__)
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
@@ -397,16 +400,29 @@ def sweep_stale_cgroups(
         raise ValueError(f"a sweep takes bot cgroups only: its prefix must start with {BOT_PREFIX!r}")
     removed = 0
     now = time.time()
-    for procs in root.glob(f"**/{glob.escape(prefix)}*/cgroup.procs"):
-        directory = procs.parent
+    for directory in _bot_cgroups(root, prefix):
         try:
-            if procs.read_text().strip() or now - directory.stat().st_mtime < min_age:
+            if (directory / "cgroup.procs").read_text().strip() or now - directory.stat().st_mtime < min_age:
                 continue
             directory.rmdir()
             removed += 1
-        except OSError:
+        except OSError:  # gone meanwhile, or not a cgroup
             continue
     return removed
+
+
+def _bot_cgroups(root: Path, prefix: str) -> Iterator[Path]:
+    """Yield every directory below ``root`` whose name starts with ``prefix``, not looking inside them.
+
+    Other workers make and remove bot cgroups all the while: a directory that vanishes
+    between being listed and being read is passed over (``os.walk`` skips what it cannot
+    list), never an error. Symbolic links (co-mounted controllers) are not followed.
+    """
+    for parent, subdirectories, _ in os.walk(root):
+        ours = [name for name in subdirectories if name.startswith(prefix)]
+        for name in ours:
+            yield Path(parent) / name
+        subdirectories[:] = [name for name in subdirectories if not name.startswith(BOT_PREFIX)]
 
 
 _SWEPT: list[bool] = []
@@ -426,7 +442,10 @@ def create_bot_cgroup(
         return None
     if not _SWEPT:  # once per worker process
         _SWEPT.append(True)
-        sweep_stale_cgroups(root)
+        try:
+            sweep_stale_cgroups(root)
+        except OSError as exc:  # tidying up after others never fails this bot's start
+            logger.warning("could not sweep stale bot cgroups under %s: %s", root, exc)
     name = f"{BOT_PREFIX}{uuid.uuid4().hex[:12]}"
     own = own_paths if own_paths is not None else _own_paths()
     quota = max(1000, int(limits.cpu_cores * CPU_PERIOD_US))

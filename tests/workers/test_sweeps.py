@@ -88,3 +88,34 @@ def test_a_sweep_takes_only_bot_cgroups() -> None:
     for prefix in ("", "arena-", "system.slice", "arena-bo"):
         with pytest.raises(ValueError, match="must start with 'arena-bot-'"):
             sweep_stale_cgroups(min_age=0, prefix=prefix)
+
+
+def test_a_cgroup_another_worker_removes_during_the_sweep_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another worker's bot cgroup, listed by the sweep and removed before the sweep looks inside:
+    # the sweep ran in a worker's first bot start, and its FileNotFoundError failed that series.
+    old = time.time() - 2 * STALE_AFTER_SECONDS
+    stale = tmp_path / "cpu" / "arena-bot-0123456789ab"
+    going = tmp_path / "cpu" / "worker.slice"
+    for directory in (stale, going):
+        directory.mkdir(parents=True)
+        (directory / "cgroup.procs").write_text("")
+        os.utime(directory, (old, old))
+    scandir = os.scandir
+
+    def vanishing(path: object = ".") -> object:
+        if Path(os.fspath(path)) == going:  # type: ignore[arg-type]
+            raise FileNotFoundError(2, "No such file or directory", os.fspath(path))  # type: ignore[arg-type]
+        return scandir(path)  # type: ignore[arg-type]
+
+    rmdir = Path.rmdir
+
+    def cgroupfs_rmdir(directory: Path) -> None:  # as on cgroupfs, a cgroup's control files go with it
+        (directory / "cgroup.procs").unlink()
+        rmdir(directory)
+
+    monkeypatch.setattr(os, "scandir", vanishing)
+    monkeypatch.setattr(Path, "rmdir", cgroupfs_rmdir)
+    assert sweep_stale_cgroups(tmp_path, min_age=0) == 1
+    assert not stale.exists()
