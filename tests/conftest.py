@@ -7,15 +7,26 @@ live ladder: a test that flushed one of its databases, or sent to its
 match worker take its series. So tests that need Redis take a database of
 :func:`own_redis_server` instead: a ``redis-server`` started for this pytest
 process on a free port (tests/arena/services.py), stopped at its end.
+
+A suite started in the background (``&`` in a script, ``nohup``) inherits Ctrl-C
+(SIGINT) ignored, and so would every process it starts: the tests that press
+Ctrl-C on a served site would wait for a stop that never comes.
+:func:`pytest_configure` gives this process, and so its children, Ctrl-C back.
 """
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 
 import pytest
 
 from tests.arena.services import OwnRedis
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
