@@ -92,6 +92,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     )
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Hash passwords with MD5 in the platform's tests: the production hasher takes half a second a password.
+
+    Every user made with a password, every login and every sign-up hashes one; what the tests
+    check of passwords (a login works, a wrong one does not) holds with any hasher. Servers the
+    tests start as processes (``manage.py demo``, gunicorn) keep the production hasher.
+    """
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def artifact_dir(settings: Any, tmp_path: Path) -> Path:
     """A fresh, empty artifact store for the test."""
