@@ -97,10 +97,11 @@ def fast_password_hashing(settings: Any) -> None:
     """Hash passwords with MD5 in the platform's tests: the production hasher takes half a second a password.
 
     Every user made with a password, every login and every sign-up hashes one; what the tests
-    check of passwords (a login works, a wrong one does not) holds with any hasher. Servers the
-    tests start as processes (``manage.py demo``, gunicorn) keep the production hasher.
+    check of passwords (a login works, a wrong one does not) holds with any hasher. The production
+    hashers stay listed after it, so a password hashed outside the test (a module's fixture, a
+    server the test started as a process) still checks.
     """
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
 
 
 @pytest.fixture
