@@ -58,10 +58,7 @@ class MainCommand:
             for key, value in os.environ.items()
             if not key.startswith(("ARENA_", "DJANGO_")) and key != "DJANGO_ALLOW_ASYNC_UNSAFE"
         }
-        # The matchmaker every 2 s rather than the default 10: the ladder the test watches is the same, sooner.
-        env.update(
-            ARENA_VAR_DIR=str(var_dir), ARENA_NO_BOOTSTRAP="1", PYTHONUNBUFFERED="1", ARENA_MATCHMAKER_INTERVAL_S="2"
-        )
+        env.update(ARENA_VAR_DIR=str(var_dir), ARENA_NO_BOOTSTRAP="1", PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "demo", "--rounds", "1", "--quiet", "--port", str(port)],
             cwd=REPO,
