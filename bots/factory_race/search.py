@@ -19,7 +19,10 @@ tie-break. Every other decision is the heuristic's.
 
 A rollout is capped at :data:`HORIZON` rounds and a search stops starting
 rollouts after :data:`BUDGET_S` seconds, inside the referee's 2 s a decision
-and 60 s a game.
+and 60 s a game. Given its seed, the bot is deterministic except for where the
+clock stops a search: ``SearchPolicy(seed, budget_s=None, rollouts=k)`` turns
+the clock off and gives every option its first rollout and the finalists up
+to ``k`` (a fixed amount of work, as the tests use it).
 """
 
 from __future__ import annotations
@@ -155,9 +158,13 @@ class SearchPolicy:
 
     name = "search"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, budget_s: float | None = BUDGET_S, rollouts: int = ROLLOUTS) -> None:
         self._rng = random.Random(seed)
         self._plan: list[int] = []
+        #: Seconds after which a search starts no more rollouts (the first ones get a little more); None: no clock.
+        self.budget_s = budget_s
+        #: Rollouts of each finalist at most.
+        self.rollouts = rollouts
 
     def choose(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         """Return an action: the chosen plan's next placement, a spending checked by rollouts, or the heuristic's."""
@@ -193,19 +200,21 @@ class SearchPolicy:
         """Return the index of the option (actions of ``player`` from ``state``) whose rollouts score best.
 
         Every option gets one rollout; the best :data:`FINALISTS` get more, up
-        to :data:`ROLLOUTS` each, while the budget lasts. Each rollout of a
+        to ``self.rollouts`` each, while the budget lasts. Each rollout of a
         round meets the same chance (common random numbers).
         """
         started = time.perf_counter()
         totals = [0.0] * len(options)
         runs = [0] * len(options)
-        seeds = [self._rng.getrandbits(32) for _ in range(ROLLOUTS)]
+        seeds = [self._rng.getrandbits(32) for _ in range(self.rollouts)]
         contenders = list(range(len(options)))
-        for run in range(ROLLOUTS):
+        for run in range(self.rollouts):
             for index in contenders:
                 # The first round of rollouts may run a little longer, so that most options get one;
                 # options never played out are not chosen.
-                if time.perf_counter() - started > (BUDGET_S if run else FIRST_BUDGET_S):
+                if self.budget_s is not None and time.perf_counter() - started > (
+                    self.budget_s if run else self.budget_s * FIRST_BUDGET_S / BUDGET_S
+                ):
                     break
                 trial = state.clone()
                 if placing:

@@ -11,7 +11,7 @@ columns behave differently there.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,25 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         "or point ARENA_DATABASE_URL at a server you can create databases on.",
         pytrace=False,
     )
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing() -> Iterator[None]:
+    """Hash passwords with MD5 in the platform's tests: the production hasher takes half a second a password.
+
+    Every user made with a password, every login and every sign-up hashes one; what the tests
+    check of passwords (a login works, a wrong one does not) holds with any hasher. The production
+    hashers stay listed after it, so a password hashed outside the test (a module's fixture, a
+    server the test started as a process) still checks. Through ``override_settings``, not the
+    ``settings`` fixture, whose name some tests use for a parameter of their own.
+    """
+    from django.conf import settings
+    from django.test import override_settings
+
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    ):
+        yield
 
 
 @pytest.fixture

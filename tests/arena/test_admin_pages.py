@@ -17,12 +17,6 @@ from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """admin_client logs in a superuser; the production hasher takes half a second per password."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def ladder(season: Season, make_version: Callable[..., Any]) -> dict[str, Any]:
     alpha, beta = make_version("alpha"), make_version("beta")

@@ -13,12 +13,6 @@ from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """Logging in hashes a password; the production hasher takes half a second each time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def member_client(django_user_model: Any) -> Client:
     """A client logged in as a registered user who is not staff."""

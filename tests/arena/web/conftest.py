@@ -29,12 +29,6 @@ _PLAYED: dict[str, dict[str, Any]] = {}
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """Logging a user in hashes a password; the production hasher takes half a second."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
     """Start every test with nothing counted: the rate limits keep their counters in the cache."""
     cache.clear()

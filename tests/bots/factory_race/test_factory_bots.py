@@ -11,7 +11,7 @@ import pytest
 import engines
 from bots.factory_race import POLICIES, HeuristicPolicy, RandomPolicy, SearchPolicy
 from bots.factory_race.heuristic import distances, plan, route_cost
-from bots.factory_race.search import variants
+from bots.factory_race.search import BUDGET_S, ROLLOUTS, variants
 from bots.policy import load_policy
 from engines.factory_race.game import CELLS, PLACE, FactoryRaceState
 
@@ -19,8 +19,17 @@ PACKAGES = Path(__file__).resolve().parents[3] / "bots" / "factory_race" / "pack
 
 
 def play_game(names: list[str], seed: int, mode: str = "base") -> FactoryRaceState:
-    """Return the finished game of ``names`` (seat order), every action checked."""
-    policies = [load_policy("factory_race", name, seed=seed * 10 + seat) for seat, name in enumerate(names)]
+    """Return the finished game of ``names`` (seat order), every action checked.
+
+    The search bot plays with its clock off and two rollouts of each finalist: a fixed amount of
+    work, so the game is the same on a loaded machine and takes a few seconds.
+    """
+    policies = [
+        SearchPolicy(seed=seed * 10 + seat, budget_s=None, rollouts=2)
+        if name == "search"
+        else load_policy("factory_race", name, seed=seed * 10 + seat)
+        for seat, name in enumerate(names)
+    ]
     rng = random.Random(seed)
     state = engines.get("factory_race").new_initial_state(seed=seed, num_players=len(names), config={"mode": mode})
     while not state.is_terminal():
@@ -53,11 +62,29 @@ def test_the_heuristic_finishes_its_batch_and_beats_random_play(num_players: int
         assert state.round <= 10
 
 
-def test_the_search_bot_plays_whole_games_in_both_modes_within_its_budget() -> None:
+def test_the_search_bot_plays_whole_games_in_both_modes() -> None:
     for mode in ("base", "challenge"):
         state = play_game(["search", "heuristic"], 3, mode)
         assert state.is_terminal()
         assert state.reason in ("assembled", "tie_break", "shared")
+
+
+def test_the_search_bot_keeps_the_ladders_clock_by_default() -> None:
+    search = load_policy("factory_race", "search", seed=1)
+    assert (search.budget_s, search.rollouts) == (BUDGET_S, ROLLOUTS) == (1.0, 4)
+
+
+def test_the_search_bot_without_a_clock_chooses_the_same_plan_for_the_same_seed() -> None:
+    state = engines.get("factory_race").new_initial_state(seed=2, num_players=2)
+    while state.is_chance_node():
+        engines.resolve_chance(state, random.Random(2))
+    player = state.current_player()
+    plans = []
+    for _ in range(2):
+        search = SearchPolicy(seed=7, budget_s=None, rollouts=2)
+        first = search.choose(state.observation(player), state.legal_actions())
+        plans.append([first, *search._plan])
+    assert plans[0] == plans[1]
 
 
 def test_the_heuristic_measures_routes_in_machine_moves() -> None:
