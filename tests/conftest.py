@@ -29,6 +29,17 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture
+def toy() -> Iterator[None]:
+    """The toy tic-tac-toe (tests/toygame/tictactoe.py) registered as a game for the test."""
+    import engines
+    from tests.toygame.tictactoe import DECLARATION
+
+    engines.register(DECLARATION)
+    yield
+    engines.unregister(DECLARATION.name)
+
+
 @pytest.fixture(scope="session")
 def own_redis_server() -> Iterator[str]:
     """The URL (``redis://127.0.0.1:<port>``, no database) of a Redis server only this run uses."""

@@ -6,24 +6,15 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import engines
 from tests.fuzz import main
 from tests.toygame.tictactoe import DECLARATION, TicTacToeState
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = DECLARATION.name
-
-
-@pytest.fixture
-def toy() -> Iterator[None]:
-    engines.register(DECLARATION)
-    yield
-    engines.unregister(NAME)
 
 
 def row_of(out: str, case: str) -> list[str]:

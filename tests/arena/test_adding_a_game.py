@@ -10,14 +10,12 @@ its own draw probability, and shown on the leaderboard and the series page.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-import engines
 from arena.bots.models import BotVersion
 from arena.bots.submissions import submit_version
 from arena.bots.validation import validate_version
@@ -30,13 +28,6 @@ from tests.toygame.tictactoe import DECLARATION, PACKAGES
 from workers.cli import main
 
 NAME = DECLARATION.name
-
-
-@pytest.fixture
-def toy() -> Iterator[None]:
-    engines.register(DECLARATION)
-    yield
-    engines.unregister(NAME)
 
 
 def test_arena_play_plays_it_in_the_sandbox(toy: None, capsys: pytest.CaptureFixture[str]) -> None:
