@@ -44,6 +44,13 @@ DROPPED_KEYS = frozenset({"seed", "format", "version"})
 LEGAL_NOW = "; legal now: "
 
 
+def hide_legal_moves(detail: str) -> str:
+    """Return a forfeit's detail with the list of legal moves it ends with (engines/base.py) shown as hidden."""
+    if LEGAL_NOW not in detail:
+        return detail
+    return detail.partition(LEGAL_NOW)[0] + LEGAL_NOW + "(hidden)"
+
+
 class ResultFormatError(ValueError):
     """A result document that is not one: the message names the field."""
 
@@ -182,9 +189,9 @@ class Forfeit:
 
         In a game with hidden information those moves name what only the forfeiting seat held.
         """
-        if self.detail is None or LEGAL_NOW not in self.detail:
+        if self.detail is None:
             return self
-        return replace(self, detail=self.detail.partition(LEGAL_NOW)[0] + LEGAL_NOW + "(hidden)")
+        return replace(self, detail=hide_legal_moves(self.detail))
 
 
 @dataclass(frozen=True, slots=True)

@@ -542,7 +542,7 @@ def _apply_team(batch: _Batch, series_id: int, seats: list[_Seat], document: dic
         rating.game_wins += wins
         rating.games_played += len(games)
         rating.win_turns += turns if role == PLAYER else 0
-        forfeited = any(forfeit_by(game) == player for game in games)
+        forfeited = any(game.forfeit is not None and game.forfeit.player == player for game in games)
         rating.forfeits += forfeited
         rating.provisional = rating.series_played < PROVISIONAL_SERIES
         rating.changed = True
