@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engines.result import GameRecord
+
 CHANCE = -1
 TERMINAL = -4
 
@@ -307,7 +309,7 @@ class Game(ABC):
                 raise StateFormatError(f"history[{index}]: {exc}") from exc
         return state
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the score of a series from the referee's game records (workers/referee.py).
 
         A record has ``index``, ``seats`` (seat -> series player), ``winners`` (series

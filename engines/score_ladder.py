@@ -20,9 +20,11 @@ Pure: no I/O, no third-party imports.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from engines.result import GameRecord, SeriesResult
 
 #: The fewest deals a solo season plays: fewer would make the interval too wide to rank by.
 MIN_DEALS = 20
@@ -159,7 +161,7 @@ def standing(scores: Sequence[float], ladder: ScoreLadder, forfeits: int = 0) ->
     )
 
 
-def deal_scores(games: Sequence[Mapping[str, Any]], planned: int, ladder: ScoreLadder) -> tuple[list[float], int]:
+def deal_scores(games: Sequence[GameRecord], planned: int, ladder: ScoreLadder) -> tuple[list[float], int]:
     """Return the score of each of ``planned`` deals from a solo series' game records, and the forfeits.
 
     A game ended by a forfeit, and every deal not played, scores the ladder's
@@ -168,17 +170,16 @@ def deal_scores(games: Sequence[Mapping[str, Any]], planned: int, ladder: ScoreL
     scores = [ladder.forfeit_score] * planned
     forfeits = 0
     for game in games:
-        index = game["index"]
-        if game.get("forfeit") is not None:
+        if game.forfeit is not None:
             forfeits += 1
-        elif 0 <= index < planned and game.get("returns"):
-            scores[index] = float(game["returns"][0])
+        elif 0 <= game.index < planned and game.returns:
+            scores[game.index] = float(game.returns[0])
     return scores, forfeits
 
 
-def standing_of(document: Mapping[str, Any], ladder: ScoreLadder) -> Standing:
-    """Return the standing of the one player of a solo series' result document."""
-    scores, forfeits = deal_scores(document["games"], document["games_planned"], ladder)
+def standing_of(result: SeriesResult, ladder: ScoreLadder) -> Standing:
+    """Return the standing of the one player of a solo series' result."""
+    scores, forfeits = deal_scores(result.games, result.games_planned, ladder)
     return standing(scores, ladder, forfeits)
 
 
@@ -187,7 +188,7 @@ def format_score(value: float) -> str:
     return f"{value:.0f}" if value == round(value) else f"{value:.1f}"
 
 
-def score_series(games: Sequence[Mapping[str, Any]], planned: int, ladder: ScoreLadder) -> dict[str, Any]:
+def score_series(games: Sequence[GameRecord], planned: int, ladder: ScoreLadder) -> dict[str, Any]:
     """Return the score of a one-player series as ``Game.score_series`` does, with the ladder's facts.
 
     ``points`` holds the mean score (to one decimal, as the platform stores
@@ -199,18 +200,18 @@ def score_series(games: Sequence[Mapping[str, Any]], planned: int, ladder: Score
     result = standing(scores, ladder, forfeits)
     steps = []
     for index, score in enumerate(scores):
-        game = next((g for g in games if g["index"] == index), None)
+        game = next((g for g in games if g.index == index), None)
         if game is None:
             why = " (not played: a forfeit ended the series)"
-        elif game.get("forfeit") is not None:
-            why = f" (forfeited: {game['forfeit'].get('reason', '')})"
+        elif game.forfeit is not None:
+            why = f" (forfeited: {game.forfeit.reason})"
         else:
             why = ""
         steps.append(f"deal {index + 1}: {format_score(score)}{why}")
     steps.append(mean_line(result))
     return {
         "points": [round(result.mean, 1)],
-        "game_wins": [sum(1 for game in games if 0 in (game.get("winners") or []))],
+        "game_wins": [sum(1 for game in games if 0 in game.winners)],
         "winner": None,
         "deal_scores": scores,
         "forfeits": forfeits,

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from engines.result import GameRecord
+
 PLAYER = "player"
 GM = "gm"
 #: A game's result for one side: won, level, lost.
@@ -103,7 +105,7 @@ def seat_order(roles: Sequence[str], index: int) -> list[int]:
     return order
 
 
-def game_side(game: Mapping[str, Any], roles: Sequence[str]) -> int:
+def game_side(game: GameRecord, roles: Sequence[str]) -> int:
     """Return how one recorded game went for the players: WIN, DRAW or LOSS.
 
     ``roles`` are the series players' roles. A forfeit gives the game to the
@@ -111,15 +113,13 @@ def game_side(game: Mapping[str, Any], roles: Sequence[str]) -> int:
     gives the players +1 for a win, −1 for a loss, 0 for a level game), and a
     record without returns falls back on its winners.
     """
-    forfeit = game.get("forfeit")
-    if forfeit is not None:
-        return LOSS if roles[forfeit["player"]] == PLAYER else WIN
+    if game.forfeit is not None:
+        return LOSS if roles[game.forfeit.player] == PLAYER else WIN
     first_player = roles.index(PLAYER)
-    returns = game.get("returns")
-    if returns:
-        value = returns[first_player]
+    if game.returns:
+        value = game.returns[first_player]
         return WIN if value > 0 else LOSS if value < 0 else DRAW
-    winners = game.get("winners") or []
+    winners = game.winners
     if any(roles[w] == PLAYER for w in winners):
         return WIN
     if any(roles[w] == GM for w in winners) or GM not in roles:
@@ -127,24 +127,23 @@ def game_side(game: Mapping[str, Any], roles: Sequence[str]) -> int:
     return DRAW
 
 
-def series_sides(games: Sequence[Mapping[str, Any]], roles: Sequence[str]) -> tuple[int, int, int]:
+def series_sides(games: Sequence[GameRecord], roles: Sequence[str]) -> tuple[int, int, int]:
     """Return ``(players' wins, draws, GM's wins)`` over a series' recorded games."""
     results = [game_side(game, roles) for game in games]
     return results.count(WIN), results.count(DRAW), results.count(LOSS)
 
 
-def series_result(games: Sequence[Mapping[str, Any]], roles: Sequence[str]) -> int:
+def series_result(games: Sequence[GameRecord], roles: Sequence[str]) -> int:
     """Return the series for the players: WIN when they won more games than the GM, LOSS when fewer, else DRAW."""
     won, _drawn, lost = series_sides(games, roles)
     return WIN if won > lost else LOSS if won < lost else DRAW
 
 
-def win_turns(game: Mapping[str, Any], roles: Sequence[str]) -> int | None:
+def win_turns(game: GameRecord, roles: Sequence[str]) -> int | None:
     """Return the turns the players took to win ``game``, or None when they did not win it by the rules."""
-    if game.get("forfeit") is not None or game_side(game, roles) != WIN:
+    if game.forfeit is not None or game_side(game, roles) != WIN:
         return None
-    stats = game.get("stats") or {}
-    turns = stats.get(str(roles.index(PLAYER)), {}).get("turns")
+    turns = game.stat(roles.index(PLAYER), "turns")
     return int(turns) if isinstance(turns, int) and not isinstance(turns, bool) else None
 
 

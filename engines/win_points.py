@@ -15,20 +15,22 @@ Players here are *series* players, whatever seat they had. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
+
+from engines.result import GameRecord
 
 
 class SeriesError(ValueError):
     """Game records that do not make a scorable series."""
 
 
-def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def score_series(games: Sequence[GameRecord]) -> dict[str, Any]:
     """Return the points, game wins, ranking, winner and explanation of a series.
 
-    Each record has ``seats`` (seat index -> series player), ``winners`` (series
-    players), ``reason`` and ``forfeit`` (None or ``{"player": p, ...}``).
-    Raises :class:`SeriesError` for records that do not fit together.
+    Reads each record's ``seats`` (seat index -> series player), ``winners`` (series
+    players), ``reason`` and ``forfeit``. Raises :class:`SeriesError` for records
+    that do not fit together.
     """
     if not games:
         raise SeriesError("a series needs at least one game")
@@ -38,18 +40,17 @@ def score_series(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     forfeited_in: dict[int, int] = {}  # series player -> first game (1-based) they forfeited
     steps: list[str] = []
     for number, record in enumerate(games, start=1):
-        winners = list(record.get("winners") or [])
-        reason = record.get("reason") or "?"
-        forfeit = record.get("forfeit")
+        winners = list(record.winners)
+        reason = record.reason or "?"
+        forfeit = record.forfeit
         for player in winners:
             check_player(player, num_players, f"game {number}: winner")
         if forfeit is not None:
-            forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            forfeiter = check_player(forfeiter, num_players, f"game {number}: forfeit player")
+            forfeiter = check_player(forfeit.player, num_players, f"game {number}: forfeit player")
             if forfeiter not in forfeited_in:
                 forfeited_in[forfeiter] = number
                 steps.append(
-                    f"game {number}: player {forfeiter} forfeited ({forfeit.get('reason', reason)}): "
+                    f"game {number}: player {forfeiter} forfeited ({forfeit.reason}): "
                     "no points for this game or the rest of the series"
                 )
         for player in winners:
@@ -83,12 +84,12 @@ def joined_players(players: Sequence[int]) -> str:
     return ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
 
 
-def series_players(games: Sequence[Mapping[str, Any]]) -> int:
+def series_players(games: Sequence[GameRecord]) -> int:
     """Return how many series players the game records seat, or raise :class:`SeriesError`."""
     counts = set()
     for number, record in enumerate(games, start=1):
-        seats = record.get("seats")
-        if not isinstance(seats, list | tuple) or sorted(seats) != list(range(len(seats))):
+        seats = list(record.seats)
+        if sorted(seats) != list(range(len(seats))):
             raise SeriesError(f"game {number}: seats must list each series player once, not {seats!r}")
         counts.add(len(seats))
     if len(counts) != 1:

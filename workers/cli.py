@@ -29,6 +29,7 @@ import trueskill
 from tqdm import tqdm
 
 import engines
+from engines.result import game_records
 from engines.teams import GM, LOSS, PLAYER, WIN, series_result, series_sides
 from engines.text import format_points, format_series, render_table
 from workers import apiclient, rating_constants
@@ -427,10 +428,10 @@ def check_roles(bots: Sequence[LoadedBot], roles: Sequence[str]) -> None:
 
 def team_result(document: dict[str, Any], bots: Sequence[LoadedBot], roles: Sequence[str], teams: Any) -> str:
     """Return the team game's series by side: the players' game wins against the GM's, and who won."""
-    won, drawn, lost = series_sides(document["games"], roles)
+    won, drawn, lost = series_sides(game_records(document), roles)
     players = ", ".join(bot.label for bot, role in zip(bots, roles, strict=True) if role == PLAYER)
     gm = next((bot.label for bot, role in zip(bots, roles, strict=True) if role == GM), teams.builtin_label)
-    result = series_result(document["games"], roles)
+    result = series_result(game_records(document), roles)
     verdict = "the players" if result == WIN else "the GM" if result == LOSS else "nobody: a draw"
     level = f", {drawn} level" if drawn else ""
     return f"Team series: players ({players}) {won} – {lost} GM ({gm}){level}; series to {verdict}"

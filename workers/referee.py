@@ -23,6 +23,7 @@ written while it is stopped.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gzip
 import json
 import os
@@ -35,12 +36,12 @@ from typing import Any
 
 import engines
 from engines import score_ladder, teams
+from engines.result import PROTOCOL_VERSION, Action, GameRecord, Player, Score, SeriesResult, StderrTail
+from engines.result import Forfeit as ForfeitRecord
 from workers import bot_text, chance
 from workers.botpkg import BotPackage
 from workers.sandbox import STARTED_MARKER, BotProcess, Limits, resolve_mode, shared_staging, start_bot
 from workers.slots import SlotError, SlotLease, lease_slot
-
-PROTOCOL_VERSION = 2
 
 # Forfeit reasons, as recorded in result documents and shown to bot owners.
 ILLEGAL_ACTION = "illegal_action"
@@ -468,51 +469,52 @@ class Referee:
         return Forfeit(CRASH if code != 0 else EARLY_EXIT, f"the bot {why}")
 
     # -- the series ---------------------------------------------------------------------
-    def run(self) -> dict[str, Any]:
+    def run(self) -> SeriesResult:
+        """Play the series and return its result (see :func:`run_series` for the document)."""
         spec = self.spec
         players = len(spec.bots)
-        info = self.game.info
-        document: dict[str, Any] = {
-            "protocol": PROTOCOL_VERSION,
-            "game": info.name,
-            "rules_version": info.rules_version,
-            "config": self.game.config,
-            "games_planned": spec.games,
-            "time_control": asdict(spec.time_control),
-            "limits": asdict(spec.limits),
-            "sandbox": self.mode,
-            "players": [{"name": p.name, "sha256": p.sha256} for p in spec.bots],
-            "games": [],
-        }
+        games: list[GameRecord] = []
         started = time.perf_counter()
         try:
             self.start_bots()
             self._start_series(players)
             for index in range(spec.games):
                 game = self._play_game(index)
-                document["games"].append(game)
-                if game["forfeit"] is not None:
+                games.append(game)
+                if game.forfeit is not None:
                     break  # a forfeit decides the series
-            score = self._score(document["games"])
-            document["score"] = score
+            score = self._score(games)
             for seat in self.seats:
                 if not seat.exited:
                     with contextlib.suppress(Forfeit):
-                        self._send(seat, {"type": "series_over", "score": score})
+                        self._send(seat, {"type": "series_over", "score": score.to_json()})
         finally:
             self.stop_bots()
-        document["stderr"] = [
-            {
-                "player": seat.player,
-                "text": bot_text.decode(bytes(seat.stderr)),  # no NUL for jsonb, no escapes for pages
-                "truncated_bytes": seat.stderr_dropped,
-            }
-            for seat in self.seats
-        ]
-        document["wall_seconds"] = round(time.perf_counter() - started, 3)
-        # The referee's own stalls (its worker stopped or starved) during decisions: charged to no bot.
-        document["referee_stall_ms"] = round(self.stalled_s * 1000, 1)
-        return document
+        info = self.game.info
+        return SeriesResult(
+            protocol=PROTOCOL_VERSION,
+            game=info.name,
+            rules_version=info.rules_version,
+            config=self.game.config,
+            games_planned=spec.games,
+            time_control=asdict(spec.time_control),
+            limits=asdict(spec.limits),
+            sandbox=self.mode,
+            players=tuple(Player(name=p.name, sha256=p.sha256) for p in spec.bots),
+            games=tuple(games),
+            score=score,
+            stderr=tuple(
+                StderrTail(
+                    player=seat.player,
+                    text=bot_text.decode(bytes(seat.stderr)),  # no NUL for jsonb, no escapes for pages
+                    truncated_bytes=seat.stderr_dropped,
+                )
+                for seat in self.seats
+            ),
+            wall_seconds=round(time.perf_counter() - started, 3),
+            # The referee's own stalls (its worker stopped or starved) during decisions: charged to no bot.
+            referee_stall_ms=round(self.stalled_s * 1000, 1),
+        )
 
     def _start_series(self, players: int) -> None:
         """Send every bot its start message, stopped: it reads it at its first request.
@@ -567,7 +569,7 @@ class Referee:
             seat.process.freeze(force=True)
         self._send_quietly(seat, message)
 
-    def _play_game(self, index: int) -> dict[str, Any]:
+    def _play_game(self, index: int) -> GameRecord:
         spec = self.spec
         players = len(self.seats)
         if self.roles is None:
@@ -578,7 +580,8 @@ class Referee:
         state = self.game.new_initial_state(seed=None, num_players=players)
         rng = chance.game_rng(self.secret, index)
         bank = [float(spec.time_control.bank_ms)] * players
-        record: dict[str, Any] = {"index": index, "seats": seats, "actions": [], "forfeit": None}
+        actions: list[Action] = []
+        forfeit: ForfeitRecord | None = None
         for seat_index, player in enumerate(seats):
             self._send_off_turn(
                 self.seats[player],
@@ -596,7 +599,7 @@ class Referee:
                 # Recorded with the moves, so a replay is exact; no bot sees it.
                 outcomes = state.chance_outcomes()
                 action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-                record["actions"].append({"seat": None, "action": action, "notation": state.action_to_string(action)})
+                actions.append(Action(seat=None, action=action, notation=state.action_to_string(action)))
                 state.apply_action(action)
                 continue
             player = seats[current]
@@ -648,49 +651,56 @@ class Referee:
                     seat.process.freeze()
                 if exc.reason == DECISION_TIMEOUT and bank[current] <= spec.time_control.decision_ms:
                     exc = Forfeit(TIME_BANK, f"the time bank ran out ({bank[current]:.0f} ms were left)")
-                record["forfeit"] = {"player": player, "seat": current, "reason": exc.reason, "detail": exc.detail}
+                forfeit = ForfeitRecord(player=player, seat=current, reason=exc.reason, detail=exc.detail)
                 break
             finally:
                 self.stalled_s += clock.stalled_s
             state.apply_action(action)
-            record["actions"].append(
-                {
-                    "seat": current,
-                    "action": action,
-                    "notation": notation,
-                    "ms": round(charged_ms, 3),  # what came off its bank (start-up aside)
-                    "bank_ms": round(bank[current], 1),  # left after this move (and its increment)
-                }
+            actions.append(
+                Action(
+                    seat=current,
+                    action=action,
+                    notation=notation,
+                    ms=round(charged_ms, 3),  # what came off its bank (start-up aside)
+                    bank_ms=round(bank[current], 1),  # left after this move (and its increment)
+                )
             )
         outcome = state.outcome()
-        forfeit = record["forfeit"]
         if forfeit is not None:
-            record["winners"] = [p for p in seats if p != forfeit["player"]] if players == 2 else []
+            winners = [p for p in seats if p != forfeit.player] if players == 2 else []
             if self.roles is not None:  # a team game: the forfeiter's other side wins (none: the built-in GM)
-                side = self.roles[forfeit["player"]]
-                record["winners"] = [p for p in range(players) if self.roles[p] != side]
-            record["reason"] = forfeit["reason"]
+                side = self.roles[forfeit.player]
+                winners = [p for p in range(players) if self.roles[p] != side]
+            reason = forfeit.reason
         else:
             assert outcome is not None
-            record["winners"] = [seats[s] for s in outcome.winners]
-            record["reason"] = outcome.reason
+            winners = [seats[s] for s in outcome.winners]
+            reason = outcome.reason
         stats = outcome.stats if outcome is not None else self._partial_stats(state)
-        record["stats"] = {str(seats[s]): dict(stats[s]) for s in range(players)}
-        # Per series player, as the engine returned them (a solo game's score is returns[0]); None after a forfeit.
-        record["returns"] = None if outcome is None else [outcome.returns[seats.index(p)] for p in range(players)]
-        record["bank_ms_left"] = [round(b, 1) for b in bank]
+        record = GameRecord(
+            index=index,
+            seats=tuple(seats),
+            actions=tuple(actions),
+            forfeit=forfeit,
+            winners=tuple(winners),
+            reason=reason,
+            stats={str(seats[s]): dict(stats[s]) for s in range(players)},
+            # Per series player, as the engine returned them (a solo game's score is returns[0]); None after a forfeit.
+            returns=None if outcome is None else tuple(outcome.returns[seats.index(p)] for p in range(players)),
+            bank_ms_left=tuple(round(b, 1) for b in bank),
+        )
         for player in seats:
             # A forfeit's detail can name the forfeiter's hidden cards (its legal moves): only it is told.
             told = forfeit
-            if forfeit is not None and forfeit["player"] != player:
-                told = {key: value for key, value in forfeit.items() if key != "detail"}
+            if forfeit is not None and forfeit.player != player:
+                told = dataclasses.replace(forfeit, detail=None)
             self._send_off_turn(
                 self.seats[player],
                 {
                     "type": "game_over",
                     "game_index": index,
                     "outcome": None if outcome is None else outcome.to_json(),
-                    "forfeit": told,
+                    "forfeit": None if told is None else told.to_json(),
                 },
             )
         return record
@@ -723,18 +733,29 @@ class Referee:
             raise Forfeit(ILLEGAL_ACTION, str(exc)[:500]) from None
         return action, state.action_to_string(action)
 
-    def _score(self, games: list[dict[str, Any]]) -> dict[str, Any]:
+    def _score(self, games: list[GameRecord]) -> Score:
         ladder = self.declared.score_ladder
         if ladder is not None and self.declared.plays_solo(len(self.seats)):
-            return score_ladder.score_series(games, self.spec.games, ladder)
-        return self.game.score_series(games, len(self.seats))
+            return Score.from_json(score_ladder.score_series(games, self.spec.games, ladder))
+        return Score.from_json(self.game.score_series(games, len(self.seats)))
+
+
+def play_series(
+    spec: SeriesSpec, log: Callable[[str], None] | None = None, *, slot_lease: SlotLease | None = None
+) -> SeriesResult:
+    """Run the series that ``spec`` describes and return its result (``slot_lease``: :class:`Referee`)."""
+    return Referee(spec, log, slot_lease=slot_lease).run()
 
 
 def run_series(
     spec: SeriesSpec, log: Callable[[str], None] | None = None, *, slot_lease: SlotLease | None = None
 ) -> dict[str, Any]:
-    """Run the series that ``spec`` describes and return its result document (``slot_lease``: :class:`Referee`)."""
-    return Referee(spec, log, slot_lease=slot_lease).run()
+    """Run the series that ``spec`` describes and return its result document (engines/result.py).
+
+    The JSON document, not the type: what a Celery task returns, the results stream carries
+    and the platform stores, one ``json.dumps`` away.
+    """
+    return play_series(spec, log, slot_lease=slot_lease).to_json()
 
 
 def write_replay(document: dict[str, Any], path: Path) -> None:

@@ -54,6 +54,7 @@ from engines.factory_race.data import (
     W,
     rotate,
 )
+from engines.result import GameRecord
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # "два режима (2–4 игрока)"
 BASE, CHALLENGE = "base", "challenge"  # "базовый" and «Вызов»
@@ -1629,7 +1630,7 @@ class FactoryRaceGame(Game):
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: a point for each game won, each shared win too (scoring.py)."""
         from engines.factory_race.scoring import score_series
 

@@ -32,6 +32,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.result import GameRecord
 
 # -- the board ----------------------------------------------------------------
 # "The box contains a 5x5 board that has the square a1 removed and replaced at
@@ -501,7 +502,7 @@ class WatchGame(Game):
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = {}
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the Watch series score (engines/watch/scoring.py) of the referee's game records."""
         from engines.watch.scoring import score_referee_games
 

@@ -19,9 +19,11 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from engines import result
 
 FORFEIT_POINTS = 2.0
 
@@ -162,21 +164,19 @@ def score_series(records: Sequence[GameRecord]) -> SeriesScore:
     return SeriesScore(points=(points[0], points[1]), steps=tuple(steps), **common)
 
 
-def score_referee_games(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def score_referee_games(games: Sequence[result.GameRecord]) -> dict[str, Any]:
     """Return the JSON score of a series from the referee's game records (seat 0 of a game is White)."""
     records = []
     for game in games:
-        white, black = game["seats"]
-        stats = game["stats"]
-        forfeit = game["forfeit"]
+        white, black = game.seats
         records.append(
             GameRecord(
                 white=white,
-                white_moves=stats[str(white)].get("moves", 0),
-                black_moves=stats[str(black)].get("moves", 0),
-                winner=game["winners"][0] if game["winners"] else None,
-                reason=game["reason"],
-                forfeited_by=None if forfeit is None else forfeit["player"],
+                white_moves=game.stat(white, "moves", 0),
+                black_moves=game.stat(black, "moves", 0),
+                winner=game.winners[0] if game.winners else None,
+                reason=game.reason,
+                forfeited_by=None if game.forfeit is None else game.forfeit.player,
             )
         )
     return score_series(records).to_json()

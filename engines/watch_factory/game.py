@@ -33,6 +33,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.result import GameRecord
 from engines.watch_factory import data
 from engines.watch_factory.data import (
     CRATE_COLOURS,
@@ -1269,7 +1270,7 @@ class WatchFactoryGame(Game):
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = {}
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: each game's rank points, ties sharing (scoring.py)."""
         from engines.watch_factory.scoring import score_series
 

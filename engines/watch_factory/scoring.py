@@ -18,9 +18,10 @@ Players here are *series* players, whatever seat they had. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from engines.result import GameRecord
 from engines.win_points import SeriesError, check_player, joined_players, series_players
 
 __all__ = ["SeriesError", "score_series"]
@@ -30,13 +31,12 @@ def _fmt(points: float) -> str:
     return f"{points:g}"
 
 
-def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = None) -> dict[str, Any]:
+def score_series(games: Sequence[GameRecord], num_players: int | None = None) -> dict[str, Any]:
     """Return the points, game wins, ranking, winner and explanation of a series.
 
-    Each record has ``seats`` (seat -> series player), ``winners``, ``reason``,
-    ``forfeit`` (None or ``{"player": p, ...}``) and ``stats`` (``{"<series
-    player>": {"score": ...}}``). Raises :class:`SeriesError` for records that do
-    not fit together.
+    Reads each record's ``seats``, ``winners``, ``reason``, ``forfeit`` and each series
+    player's ``score`` stat. Raises :class:`SeriesError` for records that do not fit
+    together.
     """
     if not games:
         raise SeriesError("a series needs at least one game")
@@ -45,16 +45,14 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
     game_wins = [0] * players
     steps: list[str] = []
     for number, record in enumerate(games, start=1):
-        forfeit = record.get("forfeit")
-        stats = record.get("stats") or {}
+        forfeit = record.forfeit
         if forfeit is not None:
-            forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            forfeiter = check_player(forfeiter, players, f"game {number}: forfeit player")
+            forfeiter = check_player(forfeit.player, players, f"game {number}: forfeit player")
             others = [p for p in range(players) if p != forfeiter]
             for p in others:
                 points[p] += 1 + 0.5 * (len(others) - 1)
             steps.append(
-                f"game {number}: player {forfeiter} forfeited ({forfeit.get('reason', record.get('reason', '?'))}): "
+                f"game {number}: player {forfeiter} forfeited ({forfeit.reason}): "
                 f"no points; the others {_fmt(1 + 0.5 * (len(others) - 1))} each"
                 if others
                 else f"game {number}: player {forfeiter} forfeited: no points"
@@ -62,8 +60,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
             continue
         scores = []
         for p in range(players):
-            entry = stats.get(str(p))
-            score = entry.get("score") if isinstance(entry, Mapping) else None
+            score = record.stat(p, "score")
             if isinstance(score, bool) or not isinstance(score, int | float):
                 raise SeriesError(f"game {number}: player {p} has no score in its stats")
             scores.append(score)
@@ -72,7 +69,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
         ]
         for p in range(players):
             points[p] += gained[p]
-        for p in record.get("winners") or []:
+        for p in record.winners:
             game_wins[check_player(p, players, f"game {number}: winner")] += 1
         order = sorted(range(players), key=lambda p: -scores[p])
         steps.append(

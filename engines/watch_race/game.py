@@ -37,6 +37,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.result import GameRecord
 
 # -- the material -------------------------------------------------------------
 # "3 pawns (GREEN, BLUE and ORANGE) and 90 tokens."
@@ -650,7 +651,7 @@ class WatchRaceGame(Game):
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: one point per game won (engines/watch_race/scoring.py)."""
         from engines.watch_race.scoring import score_series
 

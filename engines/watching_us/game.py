@@ -39,6 +39,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.result import GameRecord
 from engines.watching_us import data
 from engines.watching_us.data import CHARACTERS, LOCATIONS, MONSTERS, RITUALS, TIMES, Effect
 from engines.watching_us.to_hit import ToHit, parse
@@ -1109,7 +1110,7 @@ class WatchingUsGame(Game):
         _check_config(full)
         return full
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: each series player scores the games its side won (scoring.py)."""
         from engines.watching_us.scoring import score_series
 

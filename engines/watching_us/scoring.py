@@ -13,29 +13,27 @@ engines/win_points.py). Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from engines.result import GameRecord
 from engines.win_points import SeriesError, check_player, joined_players, series_players
 
 __all__ = ["SeriesError", "score_series"]
 
 
-def _role(record: Mapping[str, Any], player: int) -> str:
-    stats = record.get("stats") or {}
-    entry = stats.get(str(player)) if isinstance(stats, Mapping) else None
-    return str(entry.get("role", "player")) if isinstance(entry, Mapping) else "player"
+def _role(record: GameRecord, player: int) -> str:
+    return str(record.stat(player, "role", "player"))
 
 
-def _turns(record: Mapping[str, Any]) -> Any:
-    stats = record.get("stats") or {}
-    for entry in stats.values() if isinstance(stats, Mapping) else ():
-        if isinstance(entry, Mapping) and "turns" in entry:
+def _turns(record: GameRecord) -> Any:
+    for entry in record.stats.values():
+        if "turns" in entry:
             return entry["turns"]
     return "?"
 
 
-def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = None) -> dict[str, Any]:
+def score_series(games: Sequence[GameRecord], num_players: int | None = None) -> dict[str, Any]:
     """Return the points, game wins, ranking, winner and steps of a series of Watching Us games."""
     if not games:
         raise SeriesError("a series needs at least one game")
@@ -45,11 +43,10 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
     out: set[int] = set()
     steps: list[str] = []
     for number, record in enumerate(games, start=1):
-        winners = [check_player(p, players, f"game {number}: winner") for p in record.get("winners") or []]
-        forfeit = record.get("forfeit")
+        winners = [check_player(p, players, f"game {number}: winner") for p in record.winners]
+        forfeit = record.forfeit
         if forfeit is not None:
-            forfeiter = forfeit.get("player") if isinstance(forfeit, Mapping) else None
-            forfeiter = check_player(forfeiter, players, f"game {number}: forfeit player")
+            forfeiter = check_player(forfeit.player, players, f"game {number}: forfeit player")
             if forfeiter not in out:
                 out.add(forfeiter)
                 steps.append(f"game {number}: player {forfeiter} forfeited: no points from this game on")
@@ -57,7 +54,7 @@ def score_series(games: Sequence[Mapping[str, Any]], num_players: int | None = N
             game_wins[p] += 1
             if p not in out:
                 points[p] += 1
-        reason = record.get("reason") or "?"
+        reason = record.reason or "?"
         sides = [p for p in range(players) if _role(record, p) == "player"]
         gms = [p for p in range(players) if _role(record, p) == "gm"]
         names = joined_players(sides) if len(sides) > 1 else str(sides[0]) if sides else "none"

@@ -28,6 +28,7 @@ from arena.ratings.team_boards import team_board
 from arena.seasons.models import FinalStanding, Season
 from arena.series.models import Series
 from engines import teams
+from engines.result import game_records
 from tests.toygame.coop import PACKAGES
 from workers.cli import main
 
@@ -120,7 +121,7 @@ def test_the_winning_side_goes_up_and_the_losing_side_down(team_season: dict[str
     moved = set()
     for series in team_season["series"]:
         seats = list(series.seats.order_by("seat"))
-        result = teams.series_result(series.result["games"], ("player", "player", "gm"))
+        result = teams.series_result(game_records(series.result), ("player", "player", "gm"))
         for seat in seats:
             role = "gm" if seat.seat == 2 else "player"
             history = list(
@@ -156,7 +157,7 @@ def test_without_gm_bots_the_builtin_gm_plays_at_a_fixed_rating(builtin_season: 
     assert set(Rating.objects.filter(season=season).values_list("role", flat=True)) == {"player"}
     # A team that won its series went up against the fixed GM, one that lost went down.
     for series in builtin_season["series"]:
-        result = teams.series_result(series.result["games"], ("player", "player"))
+        result = teams.series_result(game_records(series.result), ("player", "player"))
         for row in RatingHistory.objects.filter(series=series):
             before = RatingHistory.objects.filter(version=row.version, season=season, id__lt=row.id).latest("id")
             if result != teams.DRAW:

@@ -10,6 +10,7 @@ import pytest
 
 from engines.declaration import DemoSeason, ScoreLadder
 from engines.score_ladder import deal_scores, score_series, standing, t_975
+from tests.engines.records import record
 from tests.toygame.solitaire import DECLARATION
 
 LADDER = ScoreLadder(titles=((75, "barely keeps the job"), (100, "the new foreman")), forfeit_score=-5)
@@ -38,8 +39,8 @@ def test_the_highest_threshold_reached_names_the_title() -> None:
 
 def test_a_forfeit_scores_its_game_and_the_deals_after_it() -> None:
     games = [
-        {"index": 0, "forfeit": None, "returns": [90.0], "winners": []},
-        {"index": 1, "forfeit": {"player": 0, "reason": "crash"}, "returns": None, "winners": []},
+        record([0], returns=[90.0], index=0),
+        record([0], forfeit=0, forfeit_reason="crash", index=1),
     ]
     assert deal_scores(games, 20, LADDER) == ([90.0, *[-5.0] * 19], 1)
     score = score_series(games, 20, LADDER)

@@ -8,6 +8,7 @@ import pytest
 
 from engines.declaration import DemoSeason
 from engines.teams import DRAW, LOSS, WIN, TeamRules, game_side, seat_order, series_result, wilson_interval
+from tests.engines.records import record
 from tests.toygame.coop import DECLARATION, BreakInGame, seat_roles
 
 WITH_GM = ("player", "player", "player", "gm")
@@ -23,20 +24,21 @@ def test_the_player_seats_rotate_and_the_gm_keeps_its_seat() -> None:
 
 
 def test_a_game_goes_by_the_players_return_and_a_forfeit_to_the_other_side() -> None:
-    assert game_side({"returns": [1, 1, -1], "forfeit": None}, WITH_GM[1:]) == WIN
-    assert game_side({"returns": [-1, -1, 1], "forfeit": None}, WITH_GM[1:]) == LOSS
-    assert game_side({"returns": [0, 0, 0], "forfeit": None}, WITH_GM[1:]) == DRAW
-    assert game_side({"returns": None, "forfeit": {"player": 2}}, WITH_GM[1:]) == WIN  # the GM forfeited
-    assert game_side({"returns": None, "forfeit": {"player": 0}}, WITH_GM[1:]) == LOSS
-    assert game_side({"winners": [], "forfeit": None}, ("player", "player")) == LOSS  # the built-in GM won
+    seats = [0, 1, 2]
+    assert game_side(record(seats, returns=[1, 1, -1]), WITH_GM[1:]) == WIN
+    assert game_side(record(seats, returns=[-1, -1, 1]), WITH_GM[1:]) == LOSS
+    assert game_side(record(seats, returns=[0, 0, 0]), WITH_GM[1:]) == DRAW
+    assert game_side(record(seats, forfeit=2), WITH_GM[1:]) == WIN  # the GM forfeited
+    assert game_side(record(seats, forfeit=0), WITH_GM[1:]) == LOSS
+    assert game_side(record([0, 1], []), ("player", "player")) == LOSS  # the built-in GM won
 
 
 def test_the_side_with_more_games_wins_the_series_and_equal_is_a_draw() -> None:
-    won, lost = {"returns": [1, 1, -1]}, {"returns": [-1, -1, 1]}
+    won, lost = record([0, 1, 2], returns=[1, 1, -1]), record([0, 1, 2], returns=[-1, -1, 1])
     roles = WITH_GM[1:]
     assert series_result([won, won, lost], roles) == WIN
     assert series_result([won, lost], roles) == DRAW
-    assert series_result([lost, {"returns": [0, 0, 0]}], roles) == LOSS
+    assert series_result([lost, record([0, 1, 2], returns=[0, 0, 0])], roles) == LOSS
 
 
 def test_the_wilson_interval_matches_its_formula_and_stays_within_0_and_1() -> None:

@@ -34,6 +34,7 @@ from engines.base import (
     State,
 )
 from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, TeamRules
+from engines.result import GameRecord
 from engines.teams import GM, PLAYER
 
 NAME = "breakin"
@@ -243,11 +244,11 @@ class BreakInGame(Game):
         assert isinstance(state, BreakInState)
         return state
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return a point for every game a series player's side won (a forfeit gives the game to the other side)."""
         points = [0.0] * num_players
         for game in games:
-            for winner in game["winners"]:
+            for winner in game.winners:
                 points[winner] += 1
         top = max(points)
         leaders = [p for p in range(num_players) if points[p] == top]

@@ -22,6 +22,7 @@ from engines.base import (
     StateFormatError,
 )
 from engines.declaration import DemoSeason, GameDeclaration, RatingConstants
+from engines.result import GameRecord
 
 NAME = "tictactoe"
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -125,12 +126,12 @@ class TicTacToeGame(Game):
                 raise StateFormatError(str(exc)) from None
         return state
 
-    def score_series(self, games: Sequence[Mapping[str, Any]], num_players: int) -> dict[str, Any]:
+    def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         points = [0.0, 0.0]
         for game in games:
-            if game.get("forfeit"):
-                points[1 - game["forfeit"]["player"]] += 1
-            for winner in game["winners"]:
+            if game.forfeit is not None:
+                points[1 - game.forfeit.player] += 1
+            for winner in game.winners:
                 points[winner] += 1
         top = max(points)
         leaders = [p for p in (0, 1) if points[p] == top]

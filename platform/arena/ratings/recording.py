@@ -65,6 +65,7 @@ from arena.ratings.signals import series_recorded
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from engines import teams
+from engines.result import game_records
 from engines.teams import GM, PLAYER
 from workers import rating_constants
 
@@ -512,7 +513,7 @@ def _apply_team(batch: _Batch, series_id: int, seats: list[_Seat], document: dic
     games they won; a forfeit counts against its version as in any series.
     """
     roles = team_roles(batch.season, len(seats))
-    games = document["games"]
+    games = game_records(document)
     result = teams.series_result(games, roles)
     players_won, _drawn, gm_won = teams.series_sides(games, roles)
     ratings = [_rating(batch, seat.version_id, role) for seat, role in zip(seats, roles, strict=True)]
@@ -541,7 +542,7 @@ def _apply_team(batch: _Batch, series_id: int, seats: list[_Seat], document: dic
         rating.game_wins += wins
         rating.games_played += len(games)
         rating.win_turns += turns if role == PLAYER else 0
-        forfeited = any(forfeit_by(game) == player for game in games)
+        forfeited = any(game.forfeit is not None and game.forfeit.player == player for game in games)
         rating.forfeits += forfeited
         rating.provisional = rating.series_played < PROVISIONAL_SERIES
         rating.changed = True
@@ -702,7 +703,7 @@ def recompute_team_season(season: Season) -> dict[tuple[int, str], tuple[float, 
         team = [ratings.get(key, (params.mu, params.sigma)) for key in keys if key[1] == PLAYER]
         gm_key = next((key for key in keys if key[1] == GM), None)
         gm = builtin_gm_rating(season) if gm_key is None else ratings.get(gm_key, (params.mu, params.sigma))
-        team_after, gm_after = rate_teams(team, gm, teams.series_result(result["games"], roles), params)
+        team_after, gm_after = rate_teams(team, gm, teams.series_result(game_records(result), roles), params)
         for key, rating in zip([key for key in keys if key[1] == PLAYER], team_after, strict=True):
             ratings[key] = rating
         if gm_key is not None:

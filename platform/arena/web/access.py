@@ -16,24 +16,20 @@ The one place that decides it, for the pages, the downloads and the API alike:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import partial
+from typing import Any, overload
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
 from arena.bots.models import Bot
 from arena.web import replays
+from engines.result import Forfeit, GameRecord, SeriesResult, hide_legal_moves
 
-#: Keys of a result document that no download or API answer carries: the bots' stderr (its owner
-#: reads it on its own page), and the ``seed`` that documents stored before protocol 2 kept, from
-#: which their chance could be recomputed (docs/protocol.md, "What a bot can know").
-PRIVATE_KEYS = ("stderr", "seed")
 #: What a redacted result document says at its top (its ``"redacted"`` key).
 REDACTED = "hidden moves are shown in words; staff download the full record"
 #: The words of every move of a game of secrets that does not replay (a corrupt document): none is shown.
 UNREPLAYABLE = "a move (hidden: the game does not replay)"
-#: How the engines end an illegal move's message with the moves that were legal (engines/base.py).
-LEGAL_NOW = "; legal now: "
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -57,17 +53,26 @@ def private_players(user: User, bots: Sequence[Bot | None]) -> set[int]:
     return {player for player, bot in enumerate(bots) if bot is not None and owns_or_staff(user, bot)}
 
 
-def public_forfeit(game_name: str, forfeit: dict[str, Any] | None, full: bool) -> dict[str, Any] | None:
+@overload
+def public_forfeit(game_name: str, forfeit: Forfeit, full: bool) -> Forfeit: ...
+@overload
+def public_forfeit(game_name: str, forfeit: dict[str, Any] | None, full: bool) -> dict[str, Any] | None: ...
+def public_forfeit(
+    game_name: str, forfeit: Forfeit | dict[str, Any] | None, full: bool
+) -> Forfeit | dict[str, Any] | None:
     """Return a forfeit as shown to someone; without the list of legal moves in a game of secrets unless ``full``.
 
     In a game with hidden information the legal moves name what only the forfeiting seat held
-    ("keep doc 3, keep doc 7"); ``full`` is for its bot's owner and staff.
+    ("keep doc 3, keep doc 7"); ``full`` is for its bot's owner and staff. A typed forfeit
+    (engines/result.py) gives a typed one; the stored rows of the forfeits table give their dict.
     """
     if forfeit is None or full or not replays.has_secret_moves(game_name):
         return forfeit
+    if isinstance(forfeit, Forfeit):
+        return forfeit.without_legal_moves()
     detail = forfeit.get("detail")
-    if isinstance(detail, str) and LEGAL_NOW in detail:
-        return {**forfeit, "detail": detail.partition(LEGAL_NOW)[0] + LEGAL_NOW + "(hidden)"}
+    if isinstance(detail, str):
+        return {**forfeit, "detail": hide_legal_moves(detail)}
     return forfeit
 
 
@@ -75,35 +80,22 @@ def public_document(document: dict[str, Any], user: User = None) -> dict[str, An
     """Return the result document as ``user`` may download it (None: anyone), always without the bots' stderr.
 
     In a game with hidden information, everyone but staff gets each hidden move's notation in public
-    words and its action id null, a forfeit without its legal moves, and a top-level ``"redacted"``.
+    words and its action id null, a forfeit without its legal moves, and a top-level ``"redacted"``
+    (:meth:`engines.result.SeriesResult.redacted`). No ``seed`` of an early document comes out.
     """
-    public = {key: value for key, value in document.items() if key not in PRIVATE_KEYS}
-    game_name = str(document.get("game", ""))
-    if is_staff(user) or not replays.has_secret_moves(game_name):
-        return public
-    public["games"] = [_redacted_game(document, game) for game in document.get("games", [])]
-    return {"redacted": REDACTED, **public}
+    if not document:  # nothing recorded
+        return {}
+    result = SeriesResult.from_json(document)
+    if is_staff(user) or not replays.has_secret_moves(result.game):
+        return result.to_json(with_stderr=False)
+    return result.redacted(partial(_public_moves, result), REDACTED, UNREPLAYABLE).to_json(with_stderr=False)
 
 
-def _redacted_game(document: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
-    game_name = str(document.get("game", ""))
-    actions = game.get("actions", [])
+def _public_moves(result: SeriesResult, game: GameRecord) -> list[str | None] | None:
+    """Return per action None (public) or its public words; None when the game does not replay."""
     try:
-        words = replays.public_moves_for(
-            game_name,
-            document.get("config") or {},
-            len(game["seats"]),
-            [action["action"] for action in actions],
+        return replays.public_moves_for(
+            result.game, dict(result.config), len(game.seats), [action.action for action in game.actions]
         )
     except (replays.ReplayError, KeyError, TypeError, ValueError):
-        words = None
-    if words is None or len(words) != len(actions):
-        words = [UNREPLAYABLE] * len(actions)
-    return {
-        **game,
-        "actions": [
-            action if said is None else {**action, "notation": said, "action": None}
-            for action, said in zip(actions, words, strict=True)
-        ],
-        "forfeit": public_forfeit(game_name, game.get("forfeit"), full=False),
-    }
+        return None

@@ -27,6 +27,7 @@ import engines
 from arena.web import access, replays
 from arena.web.views.series import game_view
 from engines.factory_race.game import PLACE as FACTORY_PLACE
+from engines.result import SeriesResult
 from engines.watch_factory.game import DRAW_DOC, DRAW_MARKET, WatchFactoryState
 
 pytestmark = pytest.mark.django_db
@@ -244,14 +245,36 @@ def played_factory_race(seed: int = 4, players: int = 3) -> dict[str, Any]:
             {"seat": None if seat < 0 else seat, "action": action, "notation": state.action_to_string(action)}
         )
         state.apply_action(action)
-    game = {"index": 0, "seats": list(range(players)), "actions": actions, "forfeit": None, "winners": [], "reason": ""}
-    return {"game": "factory_race", "config": {}, "seed": seed, "players": [{}] * players, "games": [game]}
+    game = {
+        "index": 0,
+        "seats": list(range(players)),
+        "actions": actions,
+        "forfeit": None,
+        "winners": [],
+        "reason": "",
+        "stats": {},
+    }
+    return {
+        "protocol": 1,
+        "game": "factory_race",
+        "rules_version": "1",
+        "config": {},
+        "seed": seed,
+        "games_planned": 1,
+        "time_control": {},
+        "limits": {},
+        "sandbox": "none",
+        "players": [{"name": f"p{p}", "sha256": ""} for p in range(players)],
+        "games": [game],
+        "score": {"points": [0] * players},
+    }
 
 
 def test_the_factory_races_placements_stay_hidden_in_the_moves_until_the_reveal() -> None:
     document = played_factory_race()
     game = document["games"][0]
-    shown = game_view(document, game, ["a v1", "b v1", "c v1"])
+    result = SeriesResult.from_json(document)
+    shown = game_view(result, result.games[0], ["a v1", "b v1", "c v1"])
     moves = shown["viewer"]["data"]["moves"]
     state = engines.get("factory_race", {}).new_initial_state(seed=4000, num_players=3)
     pending: dict[int, list[str]] = {}
@@ -281,7 +304,7 @@ def test_the_factory_races_placements_stay_hidden_in_the_moves_until_the_reveal(
     assert reveals
     assert "private" not in shown["viewer"]["data"]
     # The owner of series player 1 sees its placements of the round while they are secret.
-    owned = game_view(document, game, ["a v1", "b v1", "c v1"], private={1})
+    owned = game_view(result, result.games[0], ["a v1", "b v1", "c v1"], private={1})
     layer = owned["viewer"]["data"]["private"]["1"]
     assert any(frame.get("placing") for frame in layer)
     assert set(owned["viewer"]["data"]["private"]) == {"1"}

@@ -16,6 +16,8 @@ import engines
 from engines import ConfigError, IllegalActionError, StateFormatError
 from engines.factory_race import FactoryRaceState, data
 from engines.factory_race import game as factory_game
+from engines.result import GameRecord
+from tests.engines.records import record as game_record
 
 GAME = engines.get("factory_race")
 RED, YELLOW, BLUE = 0, 1, 2
@@ -867,13 +869,8 @@ def test_it_reads_back_every_name_it_writes() -> None:
     assert unreadable == []
 
 
-def record(winners: list[int], forfeit: int | None = None) -> dict[str, Any]:
-    return {
-        "seats": [0, 1, 2],
-        "winners": winners,
-        "reason": "assembled",
-        "forfeit": None if forfeit is None else {"player": forfeit, "reason": "illegal_action"},
-    }
+def record(winners: list[int], forfeit: int | None = None) -> GameRecord:
+    return game_record([0, 1, 2], winners, "assembled", forfeit=forfeit)
 
 
 def test_it_scores_a_point_a_game_won_and_each_winner_of_a_shared_win() -> None:

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import engines
+from engines.result import GameRecord
 from engines.watch_factory.scoring import SeriesError, score_series
+from tests.engines.records import record
 
 
-def game(seats: list[int], scores: dict[int, int], forfeit: int | None = None) -> dict[str, Any]:
+def game(seats: list[int], scores: dict[int, int], forfeit: int | None = None) -> GameRecord:
     best = max(scores.values())
-    return {
-        "seats": seats,
-        "winners": [p for p, s in scores.items() if s == best],
-        "reason": "points",
-        "forfeit": None if forfeit is None else {"player": forfeit, "reason": "crash"},
-        "stats": {str(p): {"score": s} for p, s in scores.items()},
-    }
+    return record(
+        seats,
+        [p for p, s in scores.items() if s == best],
+        "points",
+        forfeit=forfeit,
+        forfeit_reason="crash",
+        stats={str(p): {"score": s} for p, s in scores.items()},
+    )
 
 
 def test_a_game_gives_a_point_for_each_player_beaten_and_half_for_each_level() -> None:
@@ -56,7 +57,7 @@ def test_a_forfeiter_scores_nothing_and_the_others_are_level_above_it() -> None:
 
 def test_records_without_scores_are_refused_by_name() -> None:
     with pytest.raises(SeriesError, match="game 1: player 1 has no score"):
-        score_series([{"seats": [0, 1], "winners": [0], "forfeit": None, "stats": {"0": {"score": 3}}}])
+        score_series([record([0, 1], [0], stats={"0": {"score": 3}})])
 
 
 def test_the_game_scores_its_series_through_the_engine_interface() -> None:

@@ -7,18 +7,20 @@ from typing import Any
 
 import pytest
 
+from engines.result import GameRecord
 from engines.watch_race import SeriesError, score_series
+from tests.engines.records import record
 
 
 def game(
     winners: list[int], seats: list[int] | None = None, reason: str = "timer", forfeit: int | None = None
-) -> dict[str, Any]:
-    return {
-        "seats": seats if seats is not None else [0, 1, 2],
-        "winners": winners,
-        "reason": "illegal_action" if forfeit is not None else reason,
-        "forfeit": None if forfeit is None else {"player": forfeit, "reason": "illegal_action"},
-    }
+) -> GameRecord:
+    return record(
+        seats if seats is not None else [0, 1, 2],
+        winners,
+        "illegal_action" if forfeit is not None else reason,
+        forfeit=forfeit,
+    )
 
 
 CASES = [
@@ -96,6 +98,6 @@ def test_it_writes_the_score_as_json() -> None:
         ([game([0], forfeit=5)], "game 1: forfeit player must be a series player 0 to 2, not 5"),
     ],
 )
-def test_it_refuses_records_that_are_not_a_series(games: list[dict[str, Any]], message: str) -> None:
+def test_it_refuses_records_that_are_not_a_series(games: list[GameRecord], message: str) -> None:
     with pytest.raises(SeriesError, match=message):
         score_series(games)

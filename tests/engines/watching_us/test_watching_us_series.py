@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import engines
 from engines.declaration import GameDeclaration
+from tests.engines.records import record as game_record
 
 
 def record(seats, winners, reason, gm=None):
     stats = {str(p): {"role": "gm" if p == gm else "player", "turns": 14} for p in seats}
-    return {"seats": seats, "winners": winners, "reason": reason, "forfeit": None, "stats": stats}
+    return game_record(seats, winners, reason, stats=stats)
 
 
 def test_points_are_games_won_by_ones_side() -> None:
@@ -35,10 +36,7 @@ def test_points_are_games_won_by_ones_side() -> None:
 
 def test_a_game_lost_to_the_built_in_gm_says_so() -> None:
     stats = {str(p): {"role": "player", "turns": 9} for p in range(3)}
-    games = [
-        {"seats": seats, "winners": [], "reason": "players_lost", "forfeit": None, "stats": stats}
-        for seats in ([0, 1, 2], [1, 2, 0], [2, 0, 1])
-    ]
+    games = [game_record(seats, [], "players_lost", stats=stats) for seats in ([0, 1, 2], [1, 2, 0], [2, 0, 1])]
     score = engines.get("watching_us").score_series(games, 3)
     assert score["points"] == [0, 0, 0]
     assert score["steps"][0] == "game 1: players 0, 1 and 2 lost to the built-in GM: every Character died"

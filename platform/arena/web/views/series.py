@@ -21,6 +21,7 @@ from arena.web.access import owns_or_staff, private_players, public_document, pu
 from arena.web.deltas import rating_changes
 from arena.web.reasons import in_words, reason_words
 from arena.web.views.home import game_titles
+from engines.result import Action, GameRecord, SeriesResult
 
 
 def seat_name(seat: SeriesSeat) -> str:
@@ -29,46 +30,43 @@ def seat_name(seat: SeriesSeat) -> str:
 
 
 def game_view(
-    document: dict[str, Any], game: dict[str, Any], names: list[str], private: Collection[int] = ()
+    result: SeriesResult, game: GameRecord, names: list[str], private: Collection[int] = ()
 ) -> dict[str, Any]:
-    """Return one game of a result document as the page shows it: seats, moves, forfeit, moves list, frames.
+    """Return one game of a series result as the page shows it: seats, moves, forfeit, moves list, frames.
 
     Everyone gets the public frames and the moves in public words (a game with hidden information);
     ``private`` names the series players (arena.web.access.private_players) whose seats' private
     layers the page also sends (``data["private"]``, by game seat), and whose forfeit it shows whole.
     """
-    game_name = document["game"]
-    seats = game.get("seats", [])
-    stats = game.get("stats", {})
-    winners = set(game.get("winners") or [])
+    game_name = result.game
     rows = [
         {
             "label": replays.seat_label(game_name, seat),
             "player": player,
             "name": names[player] if player < len(names) else f"player {player}",
-            "moves": stats.get(str(player), {}).get("moves"),
-            "won": player in winners,
+            "moves": game.stat(player, "moves"),
+            "won": player in game.winners,
         }
-        for seat, player in enumerate(seats)
+        for seat, player in enumerate(game.seats)
     ]
-    forfeit = game.get("forfeit")
-    if forfeit is not None:
-        forfeit = public_forfeit(game_name, forfeit, full=forfeit.get("player") in private) or forfeit
+    forfeit = None
+    if game.forfeit is not None:
+        shown = public_forfeit(game_name, game.forfeit, full=game.forfeit.player in private) or game.forfeit
         forfeit = {
-            **forfeit,
-            "name": names[forfeit["player"]] if forfeit["player"] < len(names) else "",
-            "words": in_words(game_name, str(forfeit.get("reason", ""))),
+            **shown.to_json(),
+            "name": names[shown.player] if shown.player < len(names) else "",
+            "words": in_words(game_name, shown.reason),
         }
-    actions = game.get("actions", [])
-    viewer: dict[str, Any] = {"frames": None, "error": None, "script_id": f"replay-{game['index'] + 1}"}
+    actions = [action.to_json() for action in game.actions]
+    viewer: dict[str, Any] = {"frames": None, "error": None, "script_id": f"replay-{game.index + 1}"}
     parts = None
     try:
         parts = replays.replay_parts(
             game_name,
-            document.get("config") or {},
-            len(seats),
-            [action["action"] for action in actions],
-            private_seats=[seat for seat, player in enumerate(seats) if player in private],
+            dict(result.config),
+            len(game.seats),
+            [action.action for action in game.actions],
+            private_seats=[seat for seat, player in enumerate(game.seats) if player in private],
         )
     except (replays.ReplayError, KeyError, TypeError, ValueError) as exc:
         viewer["error"] = str(exc)
@@ -86,7 +84,7 @@ def game_view(
     if viewer["frames"] is not None:
         viewer["data"] = {
             "game": game_name,
-            "board": replays.board_for(game_name, document.get("config") or {}),
+            "board": replays.board_for(game_name, dict(result.config)),
             "players": [row["name"] for row in rows],
             "seat_labels": [row["label"] for row in rows],
             "frames": viewer["frames"],
@@ -94,31 +92,31 @@ def game_view(
             "ending": None if forfeit is None else f"{forfeit['name']} forfeited: {forfeit['words']}",
             "reasons": reason_words(game_name),
             # Per ply (frame i + 1 follows action i): the bot's time and, where recorded, its bank left.
-            "timings": [_timing(action) for action in actions],
+            "timings": [_timing(action) for action in game.actions],
         }
         if parts is not None and parts.private:
             # What only these seats saw, per frame: for their bots' owners and staff alone.
             viewer["data"]["private"] = {str(seat): layer for seat, layer in parts.private.items()}
     return {
-        "index": game["index"],
-        "number": game["index"] + 1,
+        "index": game.index,
+        "number": game.index + 1,
         "rows": rows,
         "winners": [row["name"] for row in rows if row["won"]],
-        "reason": game.get("reason", ""),
-        "reason_words": in_words(game_name, str(game.get("reason", ""))),
+        "reason": game.reason,
+        "reason_words": in_words(game_name, game.reason),
         "forfeit": forfeit,
         "actions": actions,
         "viewer": viewer,
     }
 
 
-def _timing(action: dict[str, Any]) -> dict[str, float] | None:
+def _timing(action: Action) -> dict[str, float] | None:
     """Return ``{"ms": time used, "bank_ms": bank left}`` of a bot's move (bank where recorded); None for chance."""
-    if action.get("seat") is None or not isinstance(action.get("ms"), int | float):
+    if action.is_chance or action.ms is None:
         return None
-    timing = {"ms": float(action["ms"])}
-    if isinstance(action.get("bank_ms"), int | float):
-        timing["bank_ms"] = float(action["bank_ms"])
+    timing = {"ms": float(action.ms)}
+    if action.bank_ms is not None:
+        timing["bank_ms"] = float(action.bank_ms)
     return timing
 
 
@@ -184,7 +182,8 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
     logs = []
     if document is not None:
         private = private_players(request.user, [seat.version.bot for seat in seats])
-        games = [game_view(document, game, names, private) for game in document.get("games", [])]
+        result = SeriesResult.from_json(document)
+        games = [game_view(result, game, names, private) for game in result.games]
         score = score_view(document, names)
         if the_series.season.is_solo:
             solo = solo_view(the_series, document)

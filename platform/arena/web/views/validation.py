@@ -13,6 +13,7 @@ from arena.bots.validation import version_player
 from arena.web import replays
 from arena.web.access import owns_or_staff, private_players
 from arena.web.views.series import game_view, score_view
+from engines.result import SeriesResult
 
 REFERENCE_NAME = "the reference random bot"
 
@@ -29,7 +30,8 @@ def run_view(run: Any, version_name: str, private: bool, secrets: Collection[int
     log = None
     if private:
         log = next((e for e in document.get("stderr", []) if e.get("player") == mine), None)
-    games = [game_view(document, game, names, secrets) for game in document.get("games", [])]
+    result = SeriesResult.from_json(document)
+    games = [game_view(result, game, names, secrets) for game in result.games]
     for game in games:  # one page may show several runs: each replay needs its own element id
         game["viewer"]["script_id"] = f"replay-{run.pk}-{game['number']}"
     return {
