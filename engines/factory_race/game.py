@@ -68,7 +68,8 @@ DEFAULT_CONFIG: Mapping[str, Any] = {
     # "Игроки по очереди бросают игральный кубик": "die" rolls it (chance); "rotate" (the
     # default) lets seat 0 start, so that a series that rotates the seats starts each player once.
     "start": ROTATE_START,
-    # A game nobody finishes ends after this many rounds with no winner (a platform limit).
+    # A game nobody finishes ends after this many rounds (a platform limit): the factory with the
+    # most cubes assembled wins, the rulebook's tie-breaks after (RULES.md, *Completion (round limit)*).
     "max_rounds": 30,
 }
 
@@ -193,7 +194,8 @@ def next_machines(grid: Sequence[tuple[int, int] | None], source: int) -> set[in
     follows joined production lines forward, up or down (never west: "вперёд,
     и/или вверх, и/или вниз"), through tiles without a machine, and stops at
     the first machine on each branch; a line that leaves the east edge reaches
-    the assembly shop.
+    the assembly shop, but only from a machine: an assembly machine takes a cube
+    "находящийся на предыдущем станке", a production machine also "на складе".
     """
     found: set[int] = set()
     seen: set[int] = set()
@@ -208,7 +210,8 @@ def next_machines(grid: Sequence[tuple[int, int] | None], source: int) -> set[in
     while stack:
         cell = stack.pop()
         if cell == ASSEMBLY:
-            found.add(ASSEMBLY)
+            if source < CELLS:
+                found.add(ASSEMBLY)
             continue
         if cell in seen:
             continue
