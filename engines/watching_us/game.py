@@ -210,6 +210,7 @@ class WatchingUsState(State):
         self.adversaries: list[list[int]] = []  # [card, hp]
         self.proxies: list[list[int]] = []
         self.slain: list[int] = []
+        self.banished: list[int] = []  # N/A Proxies sent away with the last Adversary (never slain)
         self.chain_left = config["extra_adversaries"]
         self.rit_deck = list(range(N_RIT))
         self.rit_discard: list[int] = []
@@ -323,9 +324,18 @@ class WatchingUsState(State):
 
     # -- the machine ---------------------------------------------------------------------
     def _advance(self) -> None:
+        self._clamp_hp()
         while self.need is None and self._outcome is None and self.queue:
             task = self.queue.pop(0)
             getattr(self, "_t_" + task[0])(*task[1:])
+            self._clamp_hp()
+
+    def _clamp_hp(self) -> None:
+        """Bring every living Character's HP down to its maximum, which drops when a max-HP bonus ends."""
+        for p in self.living():
+            most = self.max_hp(p)
+            if self.hp[p] > most:
+                self.hp[p] = most
 
     def _push(self, *tasks: tuple[Any, ...]) -> None:
         self.queue[:0] = list(tasks)
@@ -544,8 +554,8 @@ class WatchingUsState(State):
                     self.hp[p] = 0
                     self.alive[p] = False
                     self._say(f"{self.name(p)} dies")
-            elif kind == "heal":
-                self.hp[p] = min(self.max_hp(p), self.hp[p] + amount)
+            elif kind == "heal":  # up to the maximum, and never down to it
+                self.hp[p] = max(self.hp[p], min(self.max_hp(p), self.hp[p] + amount))
             elif kind == "gain_dice":
                 self.dice[p] += amount
             elif kind == "lose_dice":
@@ -722,6 +732,7 @@ class WatchingUsState(State):
             # extraordinary means is the Adversary's death; a Proxy no Ritual Dice can damage is
             # banished with its last Adversary, so that the game stays winnable (RULES.md).
             for card, _ in [entry for entry in self.proxies if TO_HIT[entry[0]].immune]:
+                self.banished.append(card)
                 self._say(
                     f"{MONSTERS[card].name} cannot be damaged by ordinary means: it is banished with the Adversary"
                 )
@@ -971,6 +982,7 @@ class WatchingUsState(State):
             "adversaries": [list(entry) for entry in self.adversaries],
             "proxies": [list(entry) for entry in self.proxies],
             "slain": list(self.slain),
+            "banished": list(self.banished),
             "monster_deck": len(self.mon_deck) + len(self.mon_top),
             "monster_discard": list(self.mon_discard),
             "returned_on_top": list(self.returned),  # the two the DM put back, order unknown to players
