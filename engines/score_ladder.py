@@ -6,7 +6,7 @@ the scores are comparable, and ranks the versions by their mean score with a
 (``GameDeclaration.score_ladder``); the referee then scores a one-player
 series with :func:`score_series` instead of the game's own
 ``Game.score_series``, and the platform summarises a version's series with
-:func:`standing_of`.
+:func:`standing` over the deal scores that score holds.
 
 The score of a finished solo game is ``Outcome.returns[0]``: the engine puts
 it there, and the referee records each game's returns. A game a forfeit ended
@@ -174,12 +174,6 @@ def deal_scores(games: Sequence[Mapping[str, Any]], planned: int, ladder: ScoreL
         elif 0 <= index < planned and game.get("returns"):
             scores[index] = float(game["returns"][0])
     return scores, forfeits
-
-
-def standing_of(document: Mapping[str, Any], ladder: ScoreLadder) -> Standing:
-    """Return the standing of the one player of a solo series' result document."""
-    scores, forfeits = deal_scores(document["games"], document["games_planned"], ladder)
-    return standing(scores, ladder, forfeits)
 
 
 def format_score(value: float) -> str:

@@ -221,7 +221,6 @@ class WatchingUsState(State):
         self.votes: list[int] = [-1] * P
         self.vote_kind = ""
         self.ritual = -1
-        self.ritual_ok: bool | None = None
         self.target = -1
         self.roll_k = 0
         self.rolls: list[int] = []
