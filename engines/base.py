@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engines.checks import is_integer
+
 CHANCE = -1
 TERMINAL = -4
 
@@ -145,7 +147,7 @@ class State(ABC):
         """
         if self.is_terminal():
             raise IllegalActionError("the game is over: no action is legal")
-        if isinstance(action, bool) or not isinstance(action, int):
+        if not is_integer(action):
             raise MalformedActionError(
                 f"an action must be an integer, not {type(action).__name__} {action!r}; "
                 f"legal now: {self._describe_legal()}"
@@ -269,7 +271,7 @@ class Game(ABC):
         if not isinstance(history, list):
             raise StateFormatError(f"{what} needs 'history', the list of actions played")
         seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        if seed is not None and not is_integer(seed):
             raise StateFormatError(f"seed must be an integer or null, not {seed!r}")
         return history, seed
 
@@ -324,7 +326,7 @@ class Game(ABC):
         info = self.info
         if num_players is None:
             return info.min_players
-        if isinstance(num_players, bool) or not isinstance(num_players, int):
+        if not is_integer(num_players):
             raise ConfigError(f"num_players must be an integer, not {num_players!r}")
         if not info.min_players <= num_players <= info.max_players:
             raise ConfigError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {num_players}")

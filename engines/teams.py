@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from engines.checks import is_integer
+
 PLAYER = "player"
 GM = "gm"
 #: A game's result for one side: won, level, lost.
@@ -145,7 +147,7 @@ def win_turns(game: Mapping[str, Any], roles: Sequence[str]) -> int | None:
         return None
     stats = game.get("stats") or {}
     turns = stats.get(str(roles.index(PLAYER)), {}).get("turns")
-    return int(turns) if isinstance(turns, int) and not isinstance(turns, bool) else None
+    return turns if is_integer(turns) else None
 
 
 #: The normal quantile of a two-sided 95 % interval.

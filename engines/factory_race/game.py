@@ -35,6 +35,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in
 from engines.factory_race import data
 from engines.factory_race.data import (
     CELLS,
@@ -1154,7 +1155,7 @@ class FactoryRaceState(State):
 
     # -- notation -----------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a factory race action id (0..{NUM_ACTIONS - 1})")
         return NOTATION[action]
 
@@ -1260,7 +1261,7 @@ class FactoryRaceState(State):
         try:
             super().apply_checked(action)
         except IllegalActionError as exc:
-            if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+            if integer_in(action, 0, NUM_ACTIONS - 1):
                 why = self.why_illegal(action)
                 head, sep, legal = str(exc).partition("; legal now: ")
                 if why and sep:
@@ -1357,7 +1358,7 @@ class FactoryRaceState(State):
         return view
 
     def observation(self, player: int) -> dict[str, Any]:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+        if not integer_in(player, 0, self.num_players - 1):
             raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
         return self._view(player)
 
@@ -1644,7 +1645,7 @@ class FactoryRaceGame(Game):
         if mode not in (BASE, CHALLENGE):
             raise ConfigError(f"mode must be {BASE!r} or {CHALLENGE!r} («Вызов»), not {mode!r}")
         stars = full["stars"]
-        if isinstance(stars, bool) or not isinstance(stars, int) or not 0 <= stars <= 3:
+        if not integer_in(stars, 0, 3):
             raise ConfigError(f"stars must be 0 (base technology) to 3, not {stars!r}")
         if stars and mode != CHALLENGE:
             raise ConfigError(f"new technology ({stars} stars) is played in the {CHALLENGE!r} mode only")
@@ -1652,7 +1653,7 @@ class FactoryRaceGame(Game):
         if start not in (ROTATE_START, DIE_START):
             raise ConfigError(f"start must be {ROTATE_START!r} (seat 0 starts) or {DIE_START!r}, not {start!r}")
         rounds = full["max_rounds"]
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS_LIMIT:
+        if not integer_in(rounds, 1, MAX_ROUNDS_LIMIT):
             raise ConfigError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_LIMIT}, not {rounds!r}")
         return full
 

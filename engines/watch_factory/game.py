@@ -33,6 +33,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in
 from engines.watch_factory import data
 from engines.watch_factory.data import (
     CRATE_COLOURS,
@@ -1013,7 +1014,7 @@ class WatchFactoryState(State):
 
     # -- notation -------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a Watch factory action id (0..{NUM_ACTIONS - 1})")
         if action == REPAY and self.step == S_REPAY_WATCH:
             return "repay at 5"
@@ -1067,7 +1068,7 @@ class WatchFactoryState(State):
         try:
             super().apply_checked(action)
         except IllegalActionError as exc:
-            if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+            if integer_in(action, 0, NUM_ACTIONS - 1):
                 why = self.why_illegal(action)
                 head, sep, legal = str(exc).partition("; legal now: ")
                 if why and sep:

@@ -39,6 +39,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in, is_integer
 from engines.watching_us import data
 from engines.watching_us.data import CHARACTERS, LOCATIONS, MONSTERS, RITUALS, TIMES, Effect
 from engines.watching_us.to_hit import ToHit, parse
@@ -139,7 +140,7 @@ def _check_config(config: Mapping[str, Any]) -> None:
 
     def integer(key: str, low: int, high: int) -> None:
         value = config[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        if not integer_in(value, low, high):
             raise ConfigError(f"{key} must be an integer from {low} to {high}, not {value!r}")
 
     integer("max_turns", 1, MAX_TURNS_LIMIT)
@@ -167,7 +168,7 @@ def seat_roles(num_players: int, config: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _check_count(num_players: object, config: Mapping[str, Any]) -> int:
     low, high = seat_range(config)
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
+    if not is_integer(num_players):
         raise ConfigError(f"num_players must be an integer, not {num_players!r}")
     if not low <= num_players <= high:
         what = "2 to 5 players and the GM seat" if config["gm"] == "seat" else "2 to 5 players (built-in GM)"
@@ -918,7 +919,7 @@ class WatchingUsState(State):
         return self.need[1] if self.need[0] == "chance" else self.need[3]
 
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a Watching Us action id (0..{NUM_ACTIONS - 1})")
         return NOTATION[action]
 
