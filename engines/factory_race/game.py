@@ -25,8 +25,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.base import (
-    CHANCE,
-    TERMINAL,
     ConfigError,
     Game,
     GameInfo,
@@ -410,15 +408,11 @@ class FactoryRaceState(State):
         self._advance()
 
     # -- whose turn --------------------------------------------------------------------
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.draws:
-            return CHANCE
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.draws) and self.phase != OVER
 
     def order(self) -> list[int]:
         """Return the players in this round's order: the first player, then clockwise."""
@@ -1562,17 +1556,6 @@ class FactoryRaceState(State):
             }
         )
         return view
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FactoryRaceState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 SHAPE_CODE = {data.STRAIGHT: "I", data.CORNER: "L", data.TEE: "T", data.CROSS: "X"}

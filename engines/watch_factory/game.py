@@ -24,8 +24,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.base import (
-    CHANCE,
-    TERMINAL,
     Game,
     GameInfo,
     IllegalActionError,
@@ -296,15 +294,11 @@ class WatchFactoryState(State):
         self._advance()
 
     # -- whose turn ---------------------------------------------------------------------
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.draws:
-            return CHANCE
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.draws) and self.phase != OVER
 
     @property
     def hand(self) -> int:
@@ -1211,17 +1205,6 @@ class WatchFactoryState(State):
         view.pop("player")
         view.update({"seed": self.seed, "history": list(self._history)})
         return view
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchFactoryState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _notation() -> list[str]:

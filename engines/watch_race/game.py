@@ -27,8 +27,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.base import (
-    CHANCE,
-    TERMINAL,
     ConfigError,
     Game,
     GameInfo,
@@ -190,15 +188,11 @@ class WatchRaceState(State):
         self.swap_log: list[tuple[int, int, int, int | None, int | None, int, int, int]] = []
 
     # -- whose turn -------------------------------------------------------------
-    def current_player(self) -> int:
-        if self.phase in (DEAL, TIMER):
-            return CHANCE
-        if self.phase == OVER:
-            return TERMINAL
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in (DEAL, TIMER)
 
     # -- actions ----------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -632,17 +626,6 @@ class WatchRaceState(State):
             "hands": [[CARD_NAMES[card] for card in hand] for hand in self.hands],
             "pile": [CARD_NAMES[card] for card in self.pile],
         }
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchRaceState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 class WatchRaceGame(Game):

@@ -1052,17 +1052,6 @@ class WatchingUsState(State):
         view.update({"seed": self.seed, "history": list(self._history)})
         return view
 
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchingUsState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
-
 
 def _notation() -> list[str]:
     names = [""] * NUM_ACTIONS
