@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engines.checks import is_integer
 from engines.result import GameRecord
 
 CHANCE = -1
@@ -108,14 +109,40 @@ class Outcome:
 
 
 class State(ABC):
-    """One position of a game. Mutable: ``apply_action`` changes it in place."""
+    """One position of a game. Mutable: ``apply_action`` changes it in place.
+
+    The plumbing every engine shares lives here. An engine's state keeps
+    ``num_players``, its ``config`` and ``_history`` (every action applied,
+    chance outcomes included: its ``apply_action`` appends to it); this class
+    gives ``history`` and equality over those three (the engines are
+    deterministic, so the actions played from one configuration are the
+    position). A state is mutable, so it has no hash. Whose turn it is comes
+    either from an engine's own ``current_player()`` or, by default, from its
+    ``is_terminal()``, ``is_chance_node()`` and ``to_move``.
+    """
 
     game: Game
+    num_players: int
+    config: Mapping[str, Any]
+    #: The player to act when the game is neither over nor waiting for chance (read by ``current_player``).
+    to_move: int
+    _history: list[int]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.current_player is State.current_player and (
+            cls.is_terminal is State.is_terminal or cls.is_chance_node is State.is_chance_node
+        ):
+            raise TypeError(f"{cls.__name__} must define current_player(), or is_terminal() and is_chance_node()")
 
     # -- whose turn ---------------------------------------------------------
-    @abstractmethod
     def current_player(self) -> int:
         """Return the player to act, :data:`CHANCE`, or :data:`TERMINAL`."""
+        if self.is_terminal():
+            return TERMINAL
+        if self.is_chance_node():
+            return CHANCE
+        return self.to_move
 
     def is_terminal(self) -> bool:
         """Return True once the game is over."""
@@ -147,7 +174,7 @@ class State(ABC):
         """
         if self.is_terminal():
             raise IllegalActionError("the game is over: no action is legal")
-        if isinstance(action, bool) or not isinstance(action, int):
+        if not is_integer(action):
             raise MalformedActionError(
                 f"an action must be an integer, not {type(action).__name__} {action!r}; "
                 f"legal now: {self._describe_legal()}"
@@ -218,9 +245,21 @@ class State(ABC):
         """Return the whole state (hidden parts included) as a JSON-ready dict."""
 
     @property
-    @abstractmethod
     def history(self) -> list[int]:
         """Return every action applied so far, chance outcomes included (a copy)."""
+        return list(self._history)
+
+    def identity(self) -> tuple[Any, ...]:
+        """Return what makes two states of one class equal: the seats, the configuration and the history."""
+        return (self.num_players, self.config, self._history)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, State)
+        return self.identity() == other.identity()
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class Game(ABC):
@@ -271,7 +310,7 @@ class Game(ABC):
         if not isinstance(history, list):
             raise StateFormatError(f"{what} needs 'history', the list of actions played")
         seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        if seed is not None and not is_integer(seed):
             raise StateFormatError(f"seed must be an integer or null, not {seed!r}")
         return history, seed
 
@@ -326,7 +365,7 @@ class Game(ABC):
         info = self.info
         if num_players is None:
             return info.min_players
-        if isinstance(num_players, bool) or not isinstance(num_players, int):
+        if not is_integer(num_players):
             raise ConfigError(f"num_players must be an integer, not {num_players!r}")
         if not info.min_players <= num_players <= info.max_players:
             raise ConfigError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {num_players}")

@@ -6,7 +6,7 @@ the scores are comparable, and ranks the versions by their mean score with a
 (``GameDeclaration.score_ladder``); the referee then scores a one-player
 series with :func:`score_series` instead of the game's own
 ``Game.score_series``, and the platform summarises a version's series with
-:func:`standing_of`.
+:func:`standing` over the deal scores that score holds.
 
 The score of a finished solo game is ``Outcome.returns[0]``: the engine puts
 it there, and the referee records each game's returns. A game a forfeit ended
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engines.result import GameRecord, SeriesResult
+from engines.result import GameRecord
 
 #: The fewest deals a solo season plays: fewer would make the interval too wide to rank by.
 MIN_DEALS = 20
@@ -175,12 +175,6 @@ def deal_scores(games: Sequence[GameRecord], planned: int, ladder: ScoreLadder) 
         elif 0 <= game.index < planned and game.returns:
             scores[game.index] = float(game.returns[0])
     return scores, forfeits
-
-
-def standing_of(result: SeriesResult, ladder: ScoreLadder) -> Standing:
-    """Return the standing of the one player of a solo series' result."""
-    scores, forfeits = deal_scores(result.games, result.games_planned, ladder)
-    return standing(scores, ladder, forfeits)
 
 
 def format_score(value: float) -> str:

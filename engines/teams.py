@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from engines.checks import is_integer
 from engines.result import GameRecord
 
 PLAYER = "player"
@@ -144,7 +145,7 @@ def win_turns(game: GameRecord, roles: Sequence[str]) -> int | None:
     if game.forfeit is not None or game_side(game, roles) != WIN:
         return None
     turns = game.stat(roles.index(PLAYER), "turns")
-    return int(turns) if isinstance(turns, int) and not isinstance(turns, bool) else None
+    return turns if is_integer(turns) else None
 
 
 #: The normal quantile of a two-sided 95 % interval.

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from engines.checks import integer_in
 from engines.result import GameRecord
 
 
@@ -99,7 +100,7 @@ def series_players(games: Sequence[GameRecord]) -> int:
 
 def check_player(player: object, num_players: int, what: str) -> int:
     """Return ``player`` if it is a series player, else raise :class:`SeriesError`."""
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < num_players:
+    if not integer_in(player, 0, num_players - 1):
         raise SeriesError(f"{what} must be a series player 0 to {num_players - 1}, not {player!r}")
     return player
 

@@ -1,62 +1,26 @@
 """The ``solver`` reference bot for Watch: exact search, played to the series objective.
 
-**Objective.** Watch's series scoring counts only pawn moves: the lower total
-as White and the higher total as Black each earn a point. A game of ``n``
-moves gives White ``ceil(n / 2)`` and Black ``floor(n / 2)``, and both grow with
-``n``, so every game is a zero-sum game over ``n`` alone: White wants it short,
-Black wants it long, and the minimax value of ``n`` is optimal for either side
-whatever total it needs to beat. Only the mover can end a game, and it wins,
-so the parity of ``n`` says who wins: positions of equal value also have the
-same winner, and no secondary "prefer the win" rule is needed.
+Watch's series scoring counts only pawn moves (the lower total as White and the
+higher as Black earn a point), so every game is zero-sum over its length ``n``:
+White wants it short, Black wants it long.
 
-**Positions.** A movement-phase position is three ints: a 25-bit mask of the
-tiles still on the board, the mover's square and the other pawn's square. The
-colours are fixed for a layout, so a :class:`MovementSolver` is built for one
-layout and keeps its memo for that layout only (the policy makes a new one when
-the layout changes, i.e. every game). Whose turn it is follows from the mask:
-the board starts with 25 tiles and every move removes one, so White moves when
-an odd number is left. Destinations come from a per-square table keyed by the
-tiles on the square's cross (``DESTINATIONS``), same-colour tests from one bit
-mask per square: the search touches no engine objects.
+:class:`MovementSolver` values movement-phase positions of one tile layout. A
+position is three ints (the mask of tiles left, the mover's square, the other
+pawn's square); ``ends_within(tiles, mover, other, limit)`` answers "with best
+play, does the game end within ``limit`` more moves?" (some White move must do
+it, every Black move must), memoised as (lower, upper) bounds per position; a
+position's value is the first limit that passes. White places its pawn on the
+square of the smallest such limit over every black reply (the *layout value*),
+Black replies with the highest exact value; each move is the lowest (White) or
+highest (Black) exact value.
 
-**Search.** ``ends_within(tiles, mover, other, limit)`` answers "with best play,
-does the game end within ``limit`` more moves?": at a White node some move must
-do it, at a Black node every move must. A move onto the other pawn or onto its
-colour ends the game (value 1); a mover with no move means the previous move
-ended it (value 0). Answers are memoised as a (lower, upper) bound pair per
-position, so each test reuses every earlier one, and the exact value is the
-first limit that passes, deepening from the known lower bound. The limit also
-caps the depth, and that is what makes it fast: exhaustive memoised minimax of
-every pawn placement of one layout visits about 37 million positions (80-100 s
-in CPython); the bounded tests settle White's placement after about 7,000
-(about 10 ms).
-
-**Pawns.** White takes the smallest ``t`` for which some square has every
-legal black reply end within ``t`` moves (the *layout value*); Black takes the
-reply of highest exact value. **Moves**: the exact value of every legal move,
-lowest for White, highest for Black.
-
-**Ties.** Among equally good choices the bot prefers the one that does best
-against an opponent who errs: the mean value over the opponent's legal replies
-(as if it chose among them at random and then played perfectly), and then the
-seeded generator.
-
-**Tiles.** Once the tiles left can finish the layout in at most
-:data:`EXHAUSTIVE_LAYOUTS` distinct ways (always with four empty squares,
-sometimes with five to seven when colours repeat) the bot searches every way to
-finish it, with the layout value at the leaves: player 0 (who will be White)
-minimises it, player 1 maximises it. The same bounded tests drive this search,
-memoised per partial layout; sibling layouts share their move-ordering hints
-and each leaf starts from its sibling's value, but a leaf still costs 5-25 ms,
-so the budget keeps the slowest tile decision to a few hundred milliseconds.
-Before that the bot follows a measured heuristic: same-coloured tiles in one
-row or column make games longer (a least-squares fit of the layout value over
-2,500 random layouts gives such a pair about 0.15 moves more than a pair off
-line, a little more side by side), so player 0 places each tile where the
-fewest tiles of its colour are in line with it (neighbours count double) and
-player 1 where the most are. Over 300 dressings against a random placer the
-layout value averages 7.1 for random play, 6.2 when the solver is player 0
-and 9.1 when it is player 1.
+Ties go to the choice that does best against an opponent who errs (the mean
+value over its replies), then to the seeded generator. Tiles: once at most
+:data:`EXHAUSTIVE_LAYOUTS` ways to finish the layout are left, the bot searches
+them all with the layout value at the leaves (player 0 minimises, player 1
+maximises); before that it places a tile where the fewest (player 0) or most
+(player 1) tiles of its colour are in line with it, neighbours counting double.
+docs/bots.md explains the design and gives its measurements.
 """
 
 from __future__ import annotations
@@ -197,11 +161,6 @@ class MovementSolver:
         #: ``ends_within(tiles, mover, other, limit)``: does the game end within ``limit`` more moves?
         self.ends_within = _make_ends_within(self.same_colour, self._bounds)
 
-    @property
-    def positions_seen(self) -> int:
-        """Return how many positions the memo holds bounds for."""
-        return len(self._bounds)
-
     def value(self, tiles: int, mover: int, other: int) -> int:
         """Return the number of moves left in the game with best play by both sides."""
         limit = self._bounds.get(tiles | mover << 25 | other << 30, _UNKNOWN)[0]
@@ -313,11 +272,6 @@ class DressingSearch:
         self._white_order = list(range(NUM_SQUARES))
         self._refuters: dict[int, int] = {}
         self._last_value: int | None = None
-
-    @property
-    def layouts_solved(self) -> int:
-        """Return how many finished layouts have been valued."""
-        return len(self._layout_values)
 
     def layout_value(self, colours: Sequence[int]) -> int:
         """Return the value of a finished layout (see :meth:`MovementSolver.layout_value`)."""

@@ -25,8 +25,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.base import (
-    CHANCE,
-    TERMINAL,
     ConfigError,
     Game,
     GameInfo,
@@ -35,6 +33,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in
 from engines.factory_race import data
 from engines.factory_race.data import (
     CELLS,
@@ -69,7 +68,8 @@ DEFAULT_CONFIG: Mapping[str, Any] = {
     # "Игроки по очереди бросают игральный кубик": "die" rolls it (chance); "rotate" (the
     # default) lets seat 0 start, so that a series that rotates the seats starts each player once.
     "start": ROTATE_START,
-    # A game nobody finishes ends after this many rounds with no winner (a platform limit).
+    # A game nobody finishes ends after this many rounds (a platform limit): the factory with the
+    # most cubes assembled wins, the rulebook's tie-breaks after (RULES.md, *Completion (round limit)*).
     "max_rounds": 30,
 }
 
@@ -194,7 +194,8 @@ def next_machines(grid: Sequence[tuple[int, int] | None], source: int) -> set[in
     follows joined production lines forward, up or down (never west: "вперёд,
     и/или вверх, и/или вниз"), through tiles without a machine, and stops at
     the first machine on each branch; a line that leaves the east edge reaches
-    the assembly shop.
+    the assembly shop, but only from a machine: an assembly machine takes a cube
+    "находящийся на предыдущем станке", a production machine also "на складе".
     """
     found: set[int] = set()
     seen: set[int] = set()
@@ -209,7 +210,8 @@ def next_machines(grid: Sequence[tuple[int, int] | None], source: int) -> set[in
     while stack:
         cell = stack.pop()
         if cell == ASSEMBLY:
-            found.add(ASSEMBLY)
+            if source < CELLS:
+                found.add(ASSEMBLY)
             continue
         if cell in seen:
             continue
@@ -407,15 +409,11 @@ class FactoryRaceState(State):
         self._advance()
 
     # -- whose turn --------------------------------------------------------------------
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.draws:
-            return CHANCE
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.draws) and self.phase != OVER
 
     def order(self) -> list[int]:
         """Return the players in this round's order: the first player, then clockwise."""
@@ -1152,7 +1150,7 @@ class FactoryRaceState(State):
 
     # -- notation -----------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a factory race action id (0..{NUM_ACTIONS - 1})")
         return NOTATION[action]
 
@@ -1258,7 +1256,7 @@ class FactoryRaceState(State):
         try:
             super().apply_checked(action)
         except IllegalActionError as exc:
-            if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+            if integer_in(action, 0, NUM_ACTIONS - 1):
                 why = self.why_illegal(action)
                 head, sep, legal = str(exc).partition("; legal now: ")
                 if why and sep:
@@ -1355,7 +1353,7 @@ class FactoryRaceState(State):
         return view
 
     def observation(self, player: int) -> dict[str, Any]:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+        if not integer_in(player, 0, self.num_players - 1):
             raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
         return self._view(player)
 
@@ -1560,17 +1558,6 @@ class FactoryRaceState(State):
         )
         return view
 
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FactoryRaceState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
-
 
 SHAPE_CODE = {data.STRAIGHT: "I", data.CORNER: "L", data.TEE: "T", data.CROSS: "X"}
 
@@ -1642,7 +1629,7 @@ class FactoryRaceGame(Game):
         if mode not in (BASE, CHALLENGE):
             raise ConfigError(f"mode must be {BASE!r} or {CHALLENGE!r} («Вызов»), not {mode!r}")
         stars = full["stars"]
-        if isinstance(stars, bool) or not isinstance(stars, int) or not 0 <= stars <= 3:
+        if not integer_in(stars, 0, 3):
             raise ConfigError(f"stars must be 0 (base technology) to 3, not {stars!r}")
         if stars and mode != CHALLENGE:
             raise ConfigError(f"new technology ({stars} stars) is played in the {CHALLENGE!r} mode only")
@@ -1650,7 +1637,7 @@ class FactoryRaceGame(Game):
         if start not in (ROTATE_START, DIE_START):
             raise ConfigError(f"start must be {ROTATE_START!r} (seat 0 starts) or {DIE_START!r}, not {start!r}")
         rounds = full["max_rounds"]
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS_LIMIT:
+        if not integer_in(rounds, 1, MAX_ROUNDS_LIMIT):
             raise ConfigError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_LIMIT}, not {rounds!r}")
         return full
 

@@ -484,16 +484,9 @@ class WatchState(State):
             "pawns": [None if p == EMPTY else SQUARE_NAMES[p] for p in self.pawns],
         }
 
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchState):
-            return NotImplemented
-        return self._history == other._history
-
-    __hash__ = None  # type: ignore[assignment]
+    def identity(self) -> tuple[Any, ...]:
+        """Return the history: Watch has two players and no configuration."""
+        return (self._history,)
 
 
 class WatchGame(Game):

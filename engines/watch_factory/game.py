@@ -24,8 +24,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.base import (
-    CHANCE,
-    TERMINAL,
     Game,
     GameInfo,
     IllegalActionError,
@@ -33,6 +31,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in
 from engines.result import GameRecord
 from engines.watch_factory import data
 from engines.watch_factory.data import (
@@ -296,15 +295,11 @@ class WatchFactoryState(State):
         self._advance()
 
     # -- whose turn ---------------------------------------------------------------------
-    def current_player(self) -> int:
-        if self.phase == OVER:
-            return TERMINAL
-        if self.draws:
-            return CHANCE
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.draws) and self.phase != OVER
 
     @property
     def hand(self) -> int:
@@ -1014,7 +1009,7 @@ class WatchFactoryState(State):
 
     # -- notation -------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a Watch factory action id (0..{NUM_ACTIONS - 1})")
         if action == REPAY and self.step == S_REPAY_WATCH:
             return "repay at 5"
@@ -1068,7 +1063,7 @@ class WatchFactoryState(State):
         try:
             super().apply_checked(action)
         except IllegalActionError as exc:
-            if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+            if integer_in(action, 0, NUM_ACTIONS - 1):
                 why = self.why_illegal(action)
                 head, sep, legal = str(exc).partition("; legal now: ")
                 if why and sep:
@@ -1211,17 +1206,6 @@ class WatchFactoryState(State):
         view.pop("player")
         view.update({"seed": self.seed, "history": list(self._history)})
         return view
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchFactoryState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _notation() -> list[str]:

@@ -27,8 +27,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engines.base import (
-    CHANCE,
-    TERMINAL,
     ConfigError,
     Game,
     GameInfo,
@@ -37,6 +35,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
 
 # -- the material -------------------------------------------------------------
@@ -190,15 +189,11 @@ class WatchRaceState(State):
         self.swap_log: list[tuple[int, int, int, int | None, int | None, int, int, int]] = []
 
     # -- whose turn -------------------------------------------------------------
-    def current_player(self) -> int:
-        if self.phase in (DEAL, TIMER):
-            return CHANCE
-        if self.phase == OVER:
-            return TERMINAL
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in (DEAL, TIMER)
 
     # -- actions ----------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -348,7 +343,7 @@ class WatchRaceState(State):
 
     # -- notation ---------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a Watch race action id (0..{NUM_ACTIONS - 1})")
         if action < KEEP:
             pawn, steps = divmod(action, MAX_STEPS)
@@ -462,7 +457,7 @@ class WatchRaceState(State):
         try:
             super().apply_checked(action)
         except IllegalActionError as exc:
-            why = self.why_illegal(action) if isinstance(action, int) and 0 <= action < NUM_ACTIONS else ""
+            why = self.why_illegal(action) if integer_in(action, 0, NUM_ACTIONS - 1) else ""
             if why and "legal now: " in str(exc):
                 head, _, legal = str(exc).partition("; legal now: ")
                 raise IllegalActionError(f"{head}{why}; legal now: {legal}") from None
@@ -500,7 +495,7 @@ class WatchRaceState(State):
 
     # -- views --------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+        if not integer_in(player, 0, self.num_players - 1):
             raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
         current = self.current_player()
         swaps = []
@@ -633,17 +628,6 @@ class WatchRaceState(State):
             "pile": [CARD_NAMES[card] for card in self.pile],
         }
 
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchRaceState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
-
 
 class WatchRaceGame(Game):
     """Watch race: 2-6 players, chance (deal, timer), hidden cards and timer."""
@@ -660,12 +644,12 @@ class WatchRaceGame(Game):
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         full = super().validate_config(config)
         ring = full["ring_length"]
-        if isinstance(ring, bool) or not isinstance(ring, int) or not MIN_RING <= ring <= MAX_RING:
+        if not integer_in(ring, MIN_RING, MAX_RING):
             raise ConfigError(f"ring_length must be an integer from {MIN_RING} to {MAX_RING}, not {ring!r}")
         yellows = full["yellow_squares"]
         if (
             not isinstance(yellows, list | tuple)
-            or any(isinstance(s, bool) or not isinstance(s, int) or not 0 < s < ring for s in yellows)
+            or any(not integer_in(s, 1, ring - 1) for s in yellows)
             or len(set(yellows)) != len(yellows)
         ):
             raise ConfigError(f"yellow_squares must be distinct squares from 1 to {ring - 1}, not {yellows!r}")
@@ -673,14 +657,14 @@ class WatchRaceGame(Game):
         if (
             not isinstance(timer, list | tuple)
             or len(timer) != 2
-            or any(isinstance(t, bool) or not isinstance(t, int) for t in timer)
+            or any(not is_integer(t) for t in timer)
             or not 1 <= timer[0] <= timer[1] <= MAX_TIMER_TURNS
         ):
             raise ConfigError(
                 f"timer_turns must be [fewest, most] turns with 1 <= fewest <= most <= {MAX_TIMER_TURNS}, not {timer!r}"
             )
         replays = full["max_replays"]
-        if isinstance(replays, bool) or not isinstance(replays, int) or not 0 <= replays <= MAX_REPLAYS:
+        if not integer_in(replays, 0, MAX_REPLAYS):
             raise ConfigError(f"max_replays must be an integer from 0 to {MAX_REPLAYS}, not {replays!r}")
         full["yellow_squares"] = list(yellows)
         full["timer_turns"] = list(timer)

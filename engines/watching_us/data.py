@@ -589,6 +589,3 @@ LOCATIONS: tuple[LocationCard, ...] = (
 # fmt: on
 
 MONSTER_BY_NAME = {m.name: i for i, m in enumerate(MONSTERS)}
-CHARACTER_BY_NAME = {c.character: i for i, c in enumerate(CHARACTERS)}
-ITEM_BY_NAME = {c.item: i for i, c in enumerate(CHARACTERS)}
-LOCATION_BY_WORD = {w: i for i, loc in enumerate(LOCATIONS) for w in (loc.adjective, loc.place)}

@@ -39,6 +39,7 @@ from engines.base import (
     Outcome,
     State,
 )
+from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
 from engines.watching_us import data
 from engines.watching_us.data import CHARACTERS, LOCATIONS, MONSTERS, RITUALS, TIMES, Effect
@@ -140,7 +141,7 @@ def _check_config(config: Mapping[str, Any]) -> None:
 
     def integer(key: str, low: int, high: int) -> None:
         value = config[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        if not integer_in(value, low, high):
             raise ConfigError(f"{key} must be an integer from {low} to {high}, not {value!r}")
 
     integer("max_turns", 1, MAX_TURNS_LIMIT)
@@ -168,7 +169,7 @@ def seat_roles(num_players: int, config: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _check_count(num_players: object, config: Mapping[str, Any]) -> int:
     low, high = seat_range(config)
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
+    if not is_integer(num_players):
         raise ConfigError(f"num_players must be an integer, not {num_players!r}")
     if not low <= num_players <= high:
         what = "2 to 5 players and the GM seat" if config["gm"] == "seat" else "2 to 5 players (built-in GM)"
@@ -211,6 +212,7 @@ class WatchingUsState(State):
         self.adversaries: list[list[int]] = []  # [card, hp]
         self.proxies: list[list[int]] = []
         self.slain: list[int] = []
+        self.banished: list[int] = []  # N/A Proxies sent away with the last Adversary (never slain)
         self.chain_left = config["extra_adversaries"]
         self.rit_deck = list(range(N_RIT))
         self.rit_discard: list[int] = []
@@ -221,7 +223,6 @@ class WatchingUsState(State):
         self.votes: list[int] = [-1] * P
         self.vote_kind = ""
         self.ritual = -1
-        self.ritual_ok: bool | None = None
         self.target = -1
         self.roll_k = 0
         self.rolls: list[int] = []
@@ -324,9 +325,18 @@ class WatchingUsState(State):
 
     # -- the machine ---------------------------------------------------------------------
     def _advance(self) -> None:
+        self._clamp_hp()
         while self.need is None and self._outcome is None and self.queue:
             task = self.queue.pop(0)
             getattr(self, "_t_" + task[0])(*task[1:])
+            self._clamp_hp()
+
+    def _clamp_hp(self) -> None:
+        """Bring every living Character's HP down to its maximum, which drops when a max-HP bonus ends."""
+        for p in self.living():
+            most = self.max_hp(p)
+            if self.hp[p] > most:
+                self.hp[p] = most
 
     def _push(self, *tasks: tuple[Any, ...]) -> None:
         self.queue[:0] = list(tasks)
@@ -545,8 +555,8 @@ class WatchingUsState(State):
                     self.hp[p] = 0
                     self.alive[p] = False
                     self._say(f"{self.name(p)} dies")
-            elif kind == "heal":
-                self.hp[p] = min(self.max_hp(p), self.hp[p] + amount)
+            elif kind == "heal":  # up to the maximum, and never down to it
+                self.hp[p] = max(self.hp[p], min(self.max_hp(p), self.hp[p] + amount))
             elif kind == "gain_dice":
                 self.dice[p] += amount
             elif kind == "lose_dice":
@@ -723,6 +733,7 @@ class WatchingUsState(State):
             # extraordinary means is the Adversary's death; a Proxy no Ritual Dice can damage is
             # banished with its last Adversary, so that the game stays winnable (RULES.md).
             for card, _ in [entry for entry in self.proxies if TO_HIT[entry[0]].immune]:
+                self.banished.append(card)
                 self._say(
                     f"{MONSTERS[card].name} cannot be damaged by ordinary means: it is banished with the Adversary"
                 )
@@ -909,7 +920,7 @@ class WatchingUsState(State):
         return self.need[1] if self.need[0] == "chance" else self.need[3]
 
     def action_to_string(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        if not integer_in(action, 0, NUM_ACTIONS - 1):
             raise MalformedActionError(f"{action!r} is not a Watching Us action id (0..{NUM_ACTIONS - 1})")
         return NOTATION[action]
 
@@ -972,6 +983,7 @@ class WatchingUsState(State):
             "adversaries": [list(entry) for entry in self.adversaries],
             "proxies": [list(entry) for entry in self.proxies],
             "slain": list(self.slain),
+            "banished": list(self.banished),
             "monster_deck": len(self.mon_deck) + len(self.mon_top),
             "monster_discard": list(self.mon_discard),
             "returned_on_top": list(self.returned),  # the two the DM put back, order unknown to players
@@ -1040,17 +1052,6 @@ class WatchingUsState(State):
         view.pop("role")
         view.update({"seed": self.seed, "history": list(self._history)})
         return view
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WatchingUsState):
-            return NotImplemented
-        return (self.num_players, self.config, self._history) == (other.num_players, other.config, other._history)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _notation() -> list[str]:

@@ -394,6 +394,28 @@ def test_it_moves_no_cube_through_a_production_machine_in_transit() -> None:
         state.apply_notation("cube a1>c1")
 
 
+def test_it_moves_no_cube_from_a_warehouse_straight_onto_an_assembly_machine() -> None:
+    # «На станок в сборочном цеху ... кубик ресурса, находящийся на предыдущем станке»: an assembly
+    # machine takes only from a machine; «На станок в производственном цеху ... на предыдущем станке
+    # или на складе»: a production machine also takes from the warehouse.
+    straight_line, cross_line = (1, 0), (4, 0)  # distribution-centre start tiles 1 and 4 (no machine)
+    state = new()
+    grid = state.factories[0].grid  # tanks: a1 M, b1 -, c1 M / a2 M, b2 ., c2 M / a3 ., b3 M, c3 -
+    grid[A1], grid[B1], grid[B2], grid[C2] = straight_line, cross_line, cross_line, straight_line
+    # The red warehouse's line now runs a1 - b1 - b2 - c2 to the assembly shop over line tiles only,
+    # and branches to the machine c1 (east of b1): c1 is the red cube's only next machine.
+    assert factory_game.next_machines(grid, factory_game.CELLS + RED) == {C1}
+    assert factory_game.next_machines(grid, A2) == {C1, factory_game.ASSEMBLY}
+    state.factories[0].cubes[A2] = RED  # a2's line joins b2: a machine that may feed the assembly shop
+    play(state, "staff asm1", "staff c1", "done", "done")
+    assert legal(state) == {"done", "cube red>c1", "cube a2>c1", "cube a2>asm1"}
+    with pytest.raises(IllegalActionError, match="one machine on"):
+        state.apply_notation("cube red>asm1")
+    assert mine(state)["warehouses"]["red"] == 3
+    play(state, "cube a2>asm1")
+    assert mine(state)["assembly"][0]["filled"] == ["red", None]
+
+
 def test_it_passes_a_cube_through_staffed_assembly_machines() -> None:
     state = new()
     state.factories[0].cubes[C1] = YELLOW  # tanks: asm1 takes RR, asm2 takes YB
@@ -595,6 +617,17 @@ def test_at_the_round_limit_the_most_cubes_assembled_win_then_the_tie_breaks() -
     state = settle(play(state, "done", "done"))
     assert state.outcome().winners == (1,)
     assert state.outcome().reason == "round_cap"
+
+
+def test_a_game_at_the_round_limit_has_a_winner_who_takes_the_series_point() -> None:
+    # RULES.md, *Completion (round limit)*: the capped game is won, not left without a winner.
+    state = new(max_rounds=1)
+    state.factories[1].assembly[0][0] = 1
+    outcome = settle(play(state, "done", "done")).outcome()
+    assert outcome.returns == (-1.0, 1.0)
+    game = {"seats": [0, 1], "winners": list(outcome.winners), "reason": outcome.reason, "forfeit": None}
+    score = GAME.score_series([game], 2)
+    assert (score["points"], score["winner"]) == ([0, 1], 1)
 
 
 # -- «Вызов» ------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.watching_us.data import CHARACTERS, MONSTERS
+from engines.watching_us.data import CHARACTERS, MONSTERS, Effect
 from engines.watching_us.game import (
     NIGHT_NEVER_ENDED,
     PLAYERS_LOST,
@@ -573,6 +573,71 @@ def test_a_proxy_no_dice_can_damage_is_banished_with_the_last_adversary(wu) -> N
     assert state.is_terminal()
     assert state.outcome().reason == PLAYERS_WON
     assert any("The Shape cannot be damaged by ordinary means" in line for line in state.log)
+
+
+def monster_cards(state) -> list[int]:
+    """Return every Monster card in play or in a pile once the game has begun (the offer is then empty)."""
+    return sorted(
+        state.mon_deck
+        + [card for card, _ in state.mon_top]
+        + state.mon_discard
+        + [card for card, _ in state.adversaries + state.proxies]
+        + state.slain
+        + state.banished
+    )
+
+
+def test_a_banished_proxy_goes_to_the_banished_pile_and_the_sixty_monsters_add_up(wu) -> None:
+    # "Monstruos (60)": every Monster card stays somewhere, the banished N/A Proxy too.
+    state = table(wu)
+    assert monster_cards(state) == list(range(60))
+    state.adversaries[0][1] = 1
+    state.mon_deck.remove(ID["The Shape"])
+    state.proxies.append([ID["The Shape"], 6])
+    wu.play(state, "ritual", "ritual 14", "ritual 9", "pick 0", "success", "target Police Detective")
+    wu.play(state, "roll 1", "die 6")
+    assert state.outcome().reason == PLAYERS_WON
+    assert (state.slain, state.banished) == ([ID["Police Detective"]], [ID["The Shape"]])
+    assert state.observation(0)["banished"] == [ID["The Shape"]]
+    assert monster_cards(state) == list(range(60))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_sixty_monsters_add_up_and_hp_stays_within_its_maximum_over_random_play(wu, seed: int) -> None:
+    checked = []
+
+    def check(state) -> bool:
+        if state.turn >= 1:
+            assert monster_cards(state) == list(range(60))
+            for p in state.living():
+                assert 1 <= state.hp[p] <= state.max_hp(p)
+            checked.append(state.turn)
+        return False
+
+    config = {"extra_adversaries": 2, "adversaries": 2} if seed % 2 else None
+    state = wu.random_game(seed, num_players=4, config=config, until=check)
+    check(state)
+    assert state.is_terminal()
+    assert checked
+
+
+def test_hp_comes_down_to_the_new_maximum_when_a_max_hp_bonus_ends_and_a_heal_does_not_lower_it(wu) -> None:
+    # "Twin: ... Locket: 1 more HP (holder)": using the Locket discards it, and the bonus ends with it.
+    state = table(wu, alice=("Arsonist", "Twin", "Nurse"), bob=("Teacher", "Hiker", "Artist"))
+    assert (state.hp[0], state.max_hp(0)) == (4, 4)
+    wu.play(state, "use Twin's Locket", "card 1 Detective")
+    assert (state.hp[0], state.max_hp(0)) == (3, 3)
+    wu.play(state, "use Artist's Camera", "monster Local 58")  # Bob's turn; Alice's next turn starts
+    assert (state.active, state.hp[0]) == (0, 3)
+    wu.play(state, "use Nurse's Kit")  # "Kit: heal 2": up to the maximum, which she has
+    assert (state.hp[0], state.max_hp(0)) == (3, 3)
+
+
+def test_a_heal_never_lowers_hp(wu) -> None:
+    state = table(wu)
+    state.hp[0] = state.max_hp(0) + 1  # above the maximum, as a bonus that has just ended leaves it
+    state._t_apply(Effect("now", "heal", 2, "self", ""), -1, [0])
+    assert state.hp[0] == state.max_hp(0) + 1
 
 
 def test_a_proxy_no_dice_can_damage_stays_while_an_adversary_lives(wu) -> None:
