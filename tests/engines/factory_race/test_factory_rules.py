@@ -625,7 +625,7 @@ def test_a_game_at_the_round_limit_has_a_winner_who_takes_the_series_point() -> 
     state.factories[1].assembly[0][0] = 1
     outcome = settle(play(state, "done", "done")).outcome()
     assert outcome.returns == (-1.0, 1.0)
-    game = {"seats": [0, 1], "winners": list(outcome.winners), "reason": outcome.reason, "forfeit": None}
+    game = game_record(seats=(0, 1), winners=outcome.winners, reason=outcome.reason)
     score = GAME.score_series([game], 2)
     assert (score["points"], score["winner"]) == ([0, 1], 1)
 
