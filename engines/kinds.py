@@ -95,6 +95,11 @@ class Kind:
         """Return True when a series of ``players`` of ``declared`` is of this kind."""
         raise NotImplementedError
 
+    @property
+    def ladder(self) -> score_ladder.ScoreLadder | None:
+        """Return the score ladder a season of this kind is ranked on; None: it is rated."""
+        return None
+
     # -- seating ------------------------------------------------------------------
     @property
     def roles(self) -> tuple[str, ...]:
@@ -363,9 +368,9 @@ class SoloScoreLadder(Kind):
 
     @property
     def ladder(self) -> score_ladder.ScoreLadder:
-        ladder = self.declared.score_ladder
-        assert ladder is not None  # fits() chose this kind for a game with a score ladder
-        return ladder
+        rules = self.declared.score_ladder
+        assert rules is not None  # fits() chose this kind for a game with a score ladder
+        return rules
 
     def default_games(self, players: int, config: Mapping[str, Any]) -> int:
         """Return the ladder's number of deals."""
