@@ -139,12 +139,14 @@ def test_a_season_is_checked_by_its_kind() -> None:
     )
     solo = kind_of(engines.declaration("watch_factory"), 1)
     field, problem = solo.check_season(1, 1, {}) or ("", "")
-    assert field == "games_per_series" and "deals" in problem
+    assert field == "games_per_series"
+    assert "deals" in problem
     assert solo.check_season(1, 20, {}) is None
     team = kind_of(COOP, 2)
     assert team.check_season(2, 2, {}) is None
     field, problem = team.check_season(7, 7, {}) or ("", "")
-    assert field == "players_per_series" and "is a team game: players_per_series counts its player seats" in problem
+    assert field == "players_per_series"
+    assert "is a team game: players_per_series counts its player seats" in problem
 
 
 def test_the_validation_series_is_the_kinds_shape() -> None:
@@ -153,7 +155,8 @@ def test_the_validation_series_is_the_kinds_shape() -> None:
     team = kind_of(COOP, 3)
     assert team.validation_roles() == ("player", "gm")
     seats, version_seat, games = team.validation_series("gm", 2)
-    assert version_seat == seats - 1 and games == seats - 1
+    assert version_seat == seats - 1
+    assert games == seats - 1
     assert team.validation_series("player", 2)[1] == 0
 
 
@@ -179,8 +182,8 @@ def test_a_new_kind_is_one_new_class_in_the_table(monkeypatch: pytest.MonkeyPatc
 def test_a_declaration_that_contradicts_its_kinds_is_refused() -> None:
     with pytest.raises(ValueError, match="a team game is for two or more seats"):
         replace(engines.declaration("watch_factory"), teams=COOP.teams)
+    declared = engines.declaration("watch")
+    assert declared.demo is not None
+    demo = replace(declared.demo, gm_bots=(declared.validation_bot,))
     with pytest.raises(ValueError, match="only a team game's demo names gm_bots"):
-        declared = engines.declaration("watch")
-        demo = declared.demo
-        assert demo is not None
-        replace(declared, demo=replace(demo, gm_bots=(declared.validation_bot,)))
+        replace(declared, demo=demo)
