@@ -7,7 +7,8 @@ CLI read a game only through it: its rating constants, series length and
 seats, its series text, its reference bots, its replay viewer, its demo
 seasons, its score ladder when it is played solo
 (engines/score_ladder.py), and its roles when it is a team game
-(engines/teams.py). No code outside a game's own folders
+(engines/teams.py); engines/kinds.py makes of these the kind of each
+series (versus, free for all, team against the GM, solo). No code outside a game's own folders
 (``engines/<game>/``, ``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
 does. docs/engines.md, "Adding a game", lists the steps.
 
