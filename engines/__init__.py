@@ -31,6 +31,7 @@ from engines.base import (
     resolve_chance,
 )
 from engines.declaration import GameDeclaration
+from engines.kinds import Kind, kind_of
 
 __all__ = [
     "CHANCE",
@@ -42,6 +43,7 @@ __all__ = [
     "GameDeclaration",
     "GameInfo",
     "IllegalActionError",
+    "Kind",
     "MalformedActionError",
     "Outcome",
     "State",
@@ -50,6 +52,7 @@ __all__ = [
     "declaration",
     "flagship",
     "get",
+    "kind_of",
     "names",
     "register",
     "resolve_chance",

@@ -7,7 +7,8 @@ CLI read a game only through it: its rating constants, series length and
 seats, its series text, its reference bots, its replay viewer, its demo
 seasons, its score ladder when it is played solo
 (engines/score_ladder.py), and its roles when it is a team game
-(engines/teams.py). No code outside a game's own folders
+(engines/teams.py); engines/kinds.py makes of these the kind of each
+series (versus, free for all, team against the GM, solo). No code outside a game's own folders
 (``engines/<game>/``, ``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
 does. docs/engines.md, "Adding a game", lists the steps.
 
@@ -21,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engines import kinds
 from engines.base import Game
 from engines.score_ladder import ScoreLadder
-from engines.teams import PLAYER, TeamRules
+from engines.teams import TeamRules
 
 __all__ = [
     "DemoSeason",
@@ -192,46 +194,27 @@ class GameDeclaration:
             unknown = sorted(set(demo.bots) - set(self.reference_bots)) if demo else []
             if unknown:
                 raise ValueError(f"{self.name}: the demo's bots {unknown} are not reference bots")
-        solo = self.game.info.min_players == 1
-        if solo and self.score_ladder is None:
-            raise ValueError(f"{self.name}: a game for one player declares how it is ranked, a score_ladder")
-        if self.score_ladder is not None and not solo:
-            raise ValueError(f"{self.name}: a score_ladder is for a game one player can play (min_players 1)")
-        if self.demo is not None and self.demo.players == 1:
-            raise ValueError(f"{self.name}: a demo season of one player is a solo_demo")
-        if self.solo_demo is not None:
-            if self.score_ladder is None or self.solo_demo.players != 1:
-                raise ValueError(f"{self.name}: a solo_demo is a season of one player of a game with a score_ladder")
-            problem = self.score_ladder.check_deals(self.solo_demo.games)
-            if problem:
-                raise ValueError(f"{self.name}: the solo_demo: {problem}")
-        if self.teams is not None and solo:
-            raise ValueError(f"{self.name}: a team game is for two or more seats, not a solo game")
-        for demo in (self.demo, self.solo_demo):
-            if demo is not None and demo.gm_bots:
-                if self.teams is None:
-                    raise ValueError(f"{self.name}: only a team game's demo names gm_bots")
-                unknown = sorted(set(demo.gm_bots) - set(self.reference_bots))
-                if unknown:
-                    raise ValueError(f"{self.name}: the demo's gm_bots {unknown} are not reference bots")
+        kinds.check_declaration(self)
 
-    def plays_solo(self, players: int) -> bool:
-        """Return True when a series of ``players`` is solo play, ranked on the game's score ladder."""
-        return players == 1 and self.score_ladder is not None
+    def kind(self, players: int) -> kinds.Kind:
+        """Return the kind of a series of ``players`` seats of this game (engines/kinds.py)."""
+        return kinds.kind_of(self, players)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """Return the roles a bot can play in this game (a team game's); empty for a game whose seats have none."""
+        return self.kind(self.game.info.max_players).roles
 
     def seat_roles(self, num_players: int, config: Mapping[str, Any]) -> tuple[str, ...] | None:
         """Return each seat's role in a team game of ``num_players`` under ``config``; None for other games."""
-        if self.teams is None:
-            return None
-        return self.teams.roles_of(num_players, self.game(config).config)
+        return self.kind(num_players).seat_roles(num_players, config)
 
     def rotating_seats(self, num_players: int, config: Mapping[str, Any]) -> int:
         """Return how many seats rotate in a series: every seat, but a team game's GM seat stays put.
 
         ``SeriesRules`` is asked about this number (a series' default length, its check).
         """
-        roles = self.seat_roles(num_players, config)
-        return num_players if roles is None else roles.count(PLAYER)
+        return self.kind(num_players).rotating_seats(num_players, config)
 
     def seat_label(self, seat: int) -> str:
         """Return the name of a seat: the declared label, else "Seat <n>"."""

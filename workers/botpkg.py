@@ -260,12 +260,10 @@ def _manifest_roles(manifest: dict[str, Any], games: tuple[str, ...]) -> tuple[s
     if "roles" not in manifest:
         return ()
     roles = manifest["roles"]
-    team_games = [game for game in games if engines.declaration(game).teams is not None]
+    team_games = [game for game in games if engines.declaration(game).roles]
     known: list[str] = []
     for game in team_games:
-        teams = engines.declaration(game).teams
-        assert teams is not None
-        known += [role for role in teams.roles if role not in known]
+        known += [role for role in engines.declaration(game).roles if role not in known]
     example = f"roles = [{', '.join(json.dumps(role) for role in known or ['player'])}]"
     if not team_games:
         listed = ", ".join(games) if games else "no games"

@@ -30,7 +30,6 @@ from tqdm import tqdm
 
 import engines
 from engines.result import game_records
-from engines.teams import GM, LOSS, PLAYER, WIN, series_result, series_sides
 from engines.text import format_points, format_series, render_table
 from workers import apiclient, rating_constants
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
@@ -113,12 +112,10 @@ def check_series_games(game: str, games: int | None, players: int, config: dict[
     A solo series (one bot of a game with a score ladder) defaults to the ladder's deals; a team
     game's series is asked about its player seats, the ones that rotate.
     """
-    declared = engines.declaration(game)
-    series = declared.series
-    rotating = declared.rotating_seats(players, config or {}) if declared.teams is not None else players
+    kind = engines.declaration(game).kind(players)
     if games is None:
-        return declared.score_ladder.deals if declared.score_ladder and players == 1 else series.default_games(rotating)
-    problem = series.check_games(rotating, games)
+        return kind.default_games(players, config or {})
+    problem = kind.check_games(players, config or {}, games)
     if problem:
         raise UsageError(problem)
     return games
@@ -361,19 +358,13 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
     """Play one series and print it; return the exit code."""
     if args.replay is not None and not args.replay.parent.is_dir():
         raise UsageError(f"cannot write the replay to {args.replay}: the folder {args.replay.parent} does not exist")
-    info = engines.get(args.game).info
-    roles = team_seating(args)
-    if roles is None and not info.min_players <= len(args.bots) <= info.max_players:
-        raise UsageError(
-            f"{args.game} is for {info.min_players} to {info.max_players} players: give that many bots, "
-            f"not {len(args.bots)}"
-        )
+    kind = engines.declaration(args.game).kind(len(args.bots))
+    roles = seating(args, kind)
     args.games = check_series_games(args.game, args.games, len(args.bots), args.config)
     check_config(args.game, args.config)
     seed = _seed(args)
     with _bots_loaded(args) as bots:
-        if roles is not None:
-            check_roles(bots, roles)
+        check_roles(bots, roles)
         # A local series: its seed is the author's own, kept in what this command writes.
         document = {**run_series(_series_spec(args, [bot.package for bot in bots], seed)), "seed": seed}
     if args.replay is not None:
@@ -383,8 +374,8 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
         out.write("\n")
         return EXIT_OK
     print(render_series(document, bots, seed), file=out)
-    if roles is not None:
-        print(team_result(document, bots, roles, engines.declaration(args.game).teams), file=out)
+    if sides := kind.sides_line(game_records(document), [bot.label for bot in bots], roles):
+        print(sides, file=out)
     print(save_logs(document, bots, args.replay, args.show_logs), file=out)
     if args.replay is not None:
         print(f"Replay: {args.replay}", file=out)
@@ -393,48 +384,33 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def team_seating(args: argparse.Namespace) -> tuple[str, ...] | None:
-    """Return a team game's role per bot (the last bot the GM, unless --builtin-gm); None for other games.
+def seating(args: argparse.Namespace, kind: engines.Kind) -> tuple[str, ...] | None:
+    """Return each bot's role in a game with roles (the last bot the GM, unless --builtin-gm); None for other games.
 
     With ``--builtin-gm`` the built-in GM's config is merged into ``args.config``. Raises UsageError
     for a seating the game does not have.
     """
-    teams = engines.declaration(args.game).teams
-    if teams is None:
-        if args.builtin_gm:
-            raise UsageError(f"--builtin-gm is for team games; {args.game} has no GM")
-        return None
     if args.builtin_gm:
-        args.config = teams.builtin(args.config)
-    check_config(args.game, args.config)
-    game = engines.get(args.game, args.config)
-    try:
-        game.new_initial_state(seed=0, num_players=len(args.bots))
-    except engines.ConfigError as exc:
-        how = "players, the engine playing the GM" if args.builtin_gm else "players and the GM last"
-        raise UsageError(f"{args.game}: {exc}; give {how}") from None
-    return engines.declaration(args.game).teams.roles_of(len(args.bots), game.config)  # type: ignore[union-attr]
+        config = kind.builtin_gm(args.config or {})
+        if config is None:
+            raise UsageError(f"--builtin-gm is for team games; {args.game} has no GM")
+        args.config = config
+    config = check_config(args.game, args.config or {})
+    game = engines.get(args.game, config)
+    problem = kind.check_seats(len(args.bots), game.config)
+    if problem:
+        raise UsageError(problem + kind.seating_hint(args.builtin_gm))
+    return kind.seat_roles(len(args.bots), game.config)
 
 
-def check_roles(bots: Sequence[LoadedBot], roles: Sequence[str]) -> None:
-    """Raise BotPackageError when a bot sits in a role its bot.toml does not list."""
-    for bot, role in zip(bots, roles, strict=True):
+def check_roles(bots: Sequence[LoadedBot], roles: Sequence[str] | None) -> None:
+    """Raise BotPackageError when a bot sits in a role its bot.toml does not list (``roles``: None, no roles)."""
+    for bot, role in zip(bots, roles or (), strict=False):
         if bot.package.roles and role not in bot.package.roles:
             raise BotPackageError(
                 f"{bot.path}: the bot {bot.package.name!r} plays {', '.join(bot.package.roles)} "
                 f"(its bot.toml's roles), not {role}; the last bot is the GM (or give --builtin-gm)"
             )
-
-
-def team_result(document: dict[str, Any], bots: Sequence[LoadedBot], roles: Sequence[str], teams: Any) -> str:
-    """Return the team game's series by side: the players' game wins against the GM's, and who won."""
-    won, drawn, lost = series_sides(game_records(document), roles)
-    players = ", ".join(bot.label for bot, role in zip(bots, roles, strict=True) if role == PLAYER)
-    gm = next((bot.label for bot, role in zip(bots, roles, strict=True) if role == GM), teams.builtin_label)
-    result = series_result(game_records(document), roles)
-    verdict = "the players" if result == WIN else "the GM" if result == LOSS else "nobody: a draw"
-    level = f", {drawn} level" if drawn else ""
-    return f"Team series: players ({players}) {won} – {lost} GM ({gm}){level}; series to {verdict}"
 
 
 @dataclass
@@ -551,11 +527,9 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
     """Play every pair of bots, rate the series with TrueSkill and print the table."""
     if len(args.bots) < 2:
         raise UsageError("a round robin needs at least two bots")
-    if engines.declaration(args.game).teams is not None:
-        raise UsageError(
-            f"{args.game} is a team game (players against a GM): a round robin pairs bots one against one; "
-            "play its series with arena play (the last bot the GM, or --builtin-gm)"
-        )
+    problem = engines.declaration(args.game).kind(2).round_robin_problem()
+    if problem:
+        raise UsageError(problem)
     args.games = check_series_games(args.game, args.games, 2)
     check_config(args.game, args.config)
     seed = _seed(args)

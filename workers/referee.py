@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from engines import score_ladder, teams
 from engines.result import PROTOCOL_VERSION, Action, GameRecord, Player, Score, SeriesResult, StderrTail
 from engines.result import Forfeit as ForfeitRecord
 from workers import bot_text, chance
@@ -267,20 +266,14 @@ class Referee:
         declared = engines.declaration(spec.game or engines.flagship())
         self.declared = declared
         self.game = declared.game(spec.config)
-        info = self.game.info
-        if not spec.bots or (len(spec.bots) == 1 and not declared.plays_solo(1)):
-            raise ValueError(f"a series of {info.name} needs at least two bots")
-        # A team game's seat range depends on its config (a GM seat or the built-in GM): checked below.
-        if declared.teams is None and not info.min_players <= len(spec.bots) <= info.max_players:
-            raise ValueError(f"{info.name} is for {info.min_players} to {info.max_players} players")
+        # The kind of series (engines/kinds.py) seats, rotates, scores and settles forfeits.
+        self.kind = declared.kind(len(spec.bots))
+        problem = self.kind.check_seats(len(spec.bots), self.game.config)  # refused here, not in game 1
+        if problem:
+            raise ValueError(problem)
         # A team game's roles per seat (the GM last); None for other games. Only the player seats rotate.
-        self.roles = declared.seat_roles(len(spec.bots), self.game.config)
-        if self.roles is not None:
-            try:  # the seats its config allows (a GM seat or not): refused here, not in game 1
-                self.game.new_initial_state(seed=0, num_players=len(spec.bots))
-            except engines.ConfigError as exc:
-                raise ValueError(str(exc)) from None
-        problem = declared.series.check_games(declared.rotating_seats(len(spec.bots), self.game.config), spec.games)
+        self.roles = self.kind.seat_roles(len(spec.bots), self.game.config)
+        problem = self.kind.check_games(len(spec.bots), self.game.config, spec.games)
         if problem:
             raise ValueError(problem)
         self.secret = chance.local_secret(spec.seed) if spec.secret is None else bytes(spec.secret)
@@ -572,10 +565,7 @@ class Referee:
     def _play_game(self, index: int) -> GameRecord:
         spec = self.spec
         players = len(self.seats)
-        if self.roles is None:
-            seats = [(s + index) % players for s in range(players)]  # seat -> series player; rotates each game
-        else:
-            seats = teams.seat_order(self.roles, index)  # the player seats rotate, the GM keeps its seat
+        seats = self.kind.seat_order(index, players, self.roles)  # seat -> series player, for this game
         # Engines take no randomness from the seed (chance is explicit): none is given, so none is kept.
         state = self.game.new_initial_state(seed=None, num_players=players)
         rng = chance.game_rng(self.secret, index)
@@ -667,10 +657,7 @@ class Referee:
             )
         outcome = state.outcome()
         if forfeit is not None:
-            winners = [p for p in seats if p != forfeit.player] if players == 2 else []
-            if self.roles is not None:  # a team game: the forfeiter's other side wins (none: the built-in GM)
-                side = self.roles[forfeit.player]
-                winners = [p for p in range(players) if self.roles[p] != side]
+            winners = self.kind.forfeit_winners(seats, self.roles, forfeit.player)
             reason = forfeit.reason
         else:
             assert outcome is not None
@@ -734,10 +721,7 @@ class Referee:
         return action, state.action_to_string(action)
 
     def _score(self, games: list[GameRecord]) -> Score:
-        ladder = self.declared.score_ladder
-        if ladder is not None and self.declared.plays_solo(len(self.seats)):
-            return Score.from_json(score_ladder.score_series(games, self.spec.games, ladder))
-        return Score.from_json(self.game.score_series(games, len(self.seats)))
+        return Score.from_json(self.kind.score_series(self.game, games, self.spec.games, len(self.seats)))
 
 
 def play_series(

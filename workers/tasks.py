@@ -107,7 +107,7 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
     if str(spec.get("rules_version")) != rules:
         raise SpecError(f"{game} rules version {spec.get('rules_version')!r} asked, this worker has {rules!r}")
     seats = spec.get("seats")
-    if not isinstance(seats, list) or not seats or (len(seats) == 1 and not engines.declaration(game).plays_solo(1)):
+    if not isinstance(seats, list) or len(seats) < engines.declaration(game).kind(len(seats)).min_seats:
         raise SpecError(f"a series spec of {game} needs a list of at least two seats")
     try:
         secret = chance.from_hex(spec.get("chance"))

@@ -29,6 +29,7 @@ from arena.ratings.models import Rating
 from arena.ratings.team_boards import ROLE_BOARDS, team_board
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 from arena.series.score_ladder import ladder_rows
+from engines import kinds
 from workers.bot_text import quote
 
 #: The leaderboard's sort keys (``?ordering=key`` or ``-key``) and the columns they sort by.
@@ -179,10 +180,15 @@ class LeaderboardView(generics.ListAPIView):
         season = Season.objects.filter(pk=self.kwargs["id"]).first()
         if season is None:
             raise Http404
-        if season.is_team:
-            return self.team_list(request, ROLE_BOARDS[0][0])
-        if not season.is_solo:
-            return response
+        boards = {
+            kinds.RATED: lambda: response,
+            kinds.RATED_PER_ROLE: lambda: self.team_list(request, ROLE_BOARDS[0][0]),
+            kinds.SCORE_LADDER: lambda: self.score_ladder_list(request, season),
+        }
+        return boards[season.kind.ranking]()
+
+    def score_ladder_list(self, request: Request, season: Season) -> Response:
+        """Answer with a solo season's score ladder (arena/series/score_ladder.py), sorted by rank."""
         ordering = request.query_params.get("ordering") or "rank"
         if ordering not in ("rank", "-rank"):
             raise ValidationError({"ordering": [f"a score ladder sorts by rank or -rank, not {quote(ordering)}"]})
@@ -198,7 +204,7 @@ class LeaderboardView(generics.ListAPIView):
         if season is None:
             raise Http404
         roles = [name for name, _ in ROLE_BOARDS]
-        if not season.is_team:
+        if not season.kind.roles:
             raise ValidationError({"role": [f"{season.game} is not a team game: its leaderboard has no roles"]})
         if role not in roles:
             raise ValidationError({"role": [f"must be one of {', '.join(roles)}, not {quote(role)}"]})

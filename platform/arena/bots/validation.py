@@ -38,7 +38,7 @@ from arena.bots.artifacts import TAR_GZ, archive_url, pack_directory, store_arch
 from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from arena.tasking import is_running, send
-from engines.teams import GM, PLAYER
+from engines.teams import GM
 from workers.botpkg import file_sha256
 from workers.referee import TimeControl
 from workers.tasks import run_series_task
@@ -73,35 +73,23 @@ def validation_units(version: BotVersion) -> list[tuple[str, str]]:
 
     The role is "" for a game without roles.
     """
-    units = []
-    for game in validation_games(version):
-        teams = engines.declaration(game).teams
-        if teams is None:
-            units.append((game, ""))
-        else:
-            units += [(game, role) for role in teams.roles if version.plays_role(role)]
-    return units
+    return [
+        (game, role)
+        for game in validation_games(version)
+        for role in validation_kind(game).validation_roles()
+        if not role or version.plays_role(role)
+    ]
+
+
+def validation_kind(game: str) -> engines.Kind:
+    """Return the kind of ``game``'s validation series: against one reference bot, or alone in a solo-only game."""
+    declared = engines.declaration(game)
+    return declared.kind(min(2, declared.game.info.max_players))
 
 
 def unit_name(game: str, role: str) -> str:
     """Return a validation series' name in a status reason: the game, and a team game's role."""
     return f"{game} as {role}" if role else game
-
-
-def team_validation_seats(game: str) -> tuple[str, ...]:
-    """Return the roles of the fewest seats a team game is played by with its GM seat (the default config)."""
-    declared = engines.declaration(game)
-    info = declared.game.info
-    instance = declared.game()
-    for players in range(info.min_players, info.max_players + 1):
-        try:
-            instance.new_initial_state(seed=0, num_players=players)
-        except engines.ConfigError:
-            continue
-        roles = declared.seat_roles(players, instance.config)
-        if roles is not None and GM in roles:
-            return roles
-    raise UnsupportedGameError(f"{game} has no seating with a GM seat under its default config")
 
 
 def version_player(game: str, role: str, players: int) -> int:
@@ -152,10 +140,9 @@ def validation_spec(version: BotVersion, game: str, role: str = "") -> dict[str,
         "sha256": version.archive_sha256,
         "archive": archive_url(version.archive_sha256, version.archive_format),
     }
-    seats = [mine]
-    games = VALIDATION_GAMES
-    player = VERSION_PLAYER
-    if engines.get(game).info.max_players > 1:
+    seat_count, player, games = validation_kind(game).validation_series(role, VALIDATION_GAMES)
+    reference: dict[str, Any] = {}
+    if seat_count > 1:
         reference_sha, _reference_path = reference_archive(game)
         reference = {
             "version_id": None,
@@ -163,13 +150,7 @@ def validation_spec(version: BotVersion, game: str, role: str = "") -> dict[str,
             "sha256": reference_sha,
             "archive": archive_url(reference_sha, TAR_GZ),
         }
-        seats.append(reference)
-        declared = engines.declaration(game)
-        if declared.teams is not None:
-            roles = team_validation_seats(game)
-            player = version_player(game, role, len(roles))
-            seats = [mine if seat == player else dict(reference) for seat in range(len(roles))]
-            games = declared.series.default_games(roles.count(PLAYER))
+    seats = [mine if seat == player else dict(reference) for seat in range(seat_count)]
     return {
         "series_id": None,
         # A team game's role and the seat the version takes in it; other games keep their spec as it was.

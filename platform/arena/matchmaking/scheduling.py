@@ -35,7 +35,7 @@ import logging
 import random
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -54,6 +54,7 @@ from arena.ratings.tasks import record_series_result_task
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import PendingResult, Series, SeriesSeat, SeriesState
 from arena.tasking import broker_redis, is_running, send
+from engines import kinds
 from engines.teams import GM, PLAYER
 from workers import rating_constants
 from workers.tasks import run_series_task
@@ -162,8 +163,13 @@ def schedule_round(
     """Create up to ``slots`` series for ``season`` and enqueue them once committed."""
     if season.status != Season.Status.RUNNING or slots <= 0:
         return []
-    if season.is_solo:
-        return schedule_solo(season, slots)
+    return SCHEDULERS[season.kind.ranking](season, slots, policy, rng)
+
+
+def schedule_groups(
+    season: Season, slots: int, policy: MatchmakingPolicy | None, rng: random.Random | None
+) -> list[Series]:
+    """Create up to ``slots`` series of a rated ``season``, its versions grouped as its kind groups them."""
     policy = policy or MatchmakingPolicy(
         group_size=season.players_per_series, beta=rating_constants.for_game(season.game).beta
     )
@@ -171,10 +177,7 @@ def schedule_round(
     created = []
     with transaction.atomic():
         Season.objects.select_for_update(no_key=True).get(pk=season.pk)  # one matchmaker per season at a time
-        if season.is_team:
-            groups = team_groups(season, slots, policy, rng)
-        else:
-            groups = plan_round(candidates(season), slots, policy, rng)
+        groups = GROUPINGS[season.kind.ranking](season, slots, policy, rng)
         for group in groups:
             series = Series.objects.create(
                 season=season, seed=rng.getrandbits(31), deadline=timezone.now() + SERIES_DEADLINE
@@ -286,6 +289,11 @@ def one_top_up(client: Any) -> Iterator[bool]:
                 lock.release()
 
 
+def rated_groups(season: Season, slots: int, policy: MatchmakingPolicy, rng: random.Random) -> list[tuple[int, ...]]:
+    """Return up to ``slots`` groups of a season rated on one leaderboard: close ratings, fresh opponents."""
+    return plan_round(candidates(season), slots, policy, rng)
+
+
 def team_groups(season: Season, slots: int, policy: MatchmakingPolicy, rng: random.Random) -> list[tuple[int, ...]]:
     """Return up to ``slots`` seatings of a team season: the player-role versions, then a GM-role version if any.
 
@@ -350,7 +358,7 @@ def schedule_solo(season: Season, slots: int, version_ids: list[int] | None = No
     (:meth:`~arena.series.models.Series.chance_secret`), so all versions play
     the same deals.
     """
-    if season.status != Season.Status.RUNNING or not season.is_solo or slots <= 0:
+    if season.status != Season.Status.RUNNING or season.kind.ranking != kinds.SCORE_LADDER or slots <= 0:
         return []
     created = []
     with transaction.atomic():
@@ -384,6 +392,20 @@ def schedule_new_version(sender: Any, version: BotVersion, **kwargs: Any) -> lis
         status=Season.Status.RUNNING, players_per_series=1, entries__version=version, entries__active=True
     ).order_by("pk")
     return [series for season in seasons for series in schedule_solo(season, 1, [version.pk])]
+
+
+#: How each ranking of engines/kinds.py groups a rated season's versions into series.
+GROUPINGS: dict[str, Callable[[Season, int, MatchmakingPolicy, random.Random], list[tuple[int, ...]]]] = {
+    kinds.RATED: rated_groups,
+    kinds.RATED_PER_ROLE: team_groups,
+}
+
+#: The matchmaking layer's table of the kinds of game, keyed by their ranking: how a round is scheduled.
+SCHEDULERS: dict[str, Callable[[Season, int, MatchmakingPolicy | None, random.Random | None], list[Series]]] = {
+    kinds.RATED: schedule_groups,
+    kinds.RATED_PER_ROLE: schedule_groups,
+    kinds.SCORE_LADDER: lambda season, slots, _policy, _rng: schedule_solo(season, slots),
+}
 
 
 def sweep_overdue(now: Any = None) -> tuple[int, int]:

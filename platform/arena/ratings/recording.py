@@ -64,7 +64,7 @@ from arena.ratings.ranking import ranks_from_points, rate_ranking, rate_teams
 from arena.ratings.signals import series_recorded
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
-from engines import teams
+from engines import kinds, teams
 from engines.result import game_records
 from engines.teams import GM, PLAYER
 from workers import rating_constants
@@ -360,19 +360,15 @@ def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> i
         if states.get(series_id) not in RECORDABLE:
             continue  # recorded or cancelled meanwhile: this delivery changes nothing
         seats = seats_by_series.get(series_id, [])
-        problem = _misfit(series_id, seats, document, 1 if season.is_solo else 2)
+        problem = _misfit(series_id, seats, document, season.kind.min_seats)
         if problem:
             logger.warning("series %s: result not recorded: %s", series_id, problem)
             batch.rejected[series_id] = (SeriesState.FAILED, f"result rejected: {problem}")
         elif season.status == Season.Status.FINISHED:
             reason = f"{season.name} finished before the result arrived; its standings are final"
             batch.rejected[series_id] = (SeriesState.CANCELLED, reason)
-        elif season.is_solo:
-            _apply_solo(batch, series_id, seats, document)
-        elif season.is_team:
-            _apply_team(batch, series_id, seats, document)
         else:
-            _apply_one(batch, series_id, seats, document)
+            RANKINGS[season.kind.ranking].apply(batch, series_id, seats, document)
         if (started := started_at(document)) is not None:
             batch.started[series_id] = started
         states[series_id] = SeriesState.DONE  # a second result of the same series in this batch is a duplicate
@@ -490,11 +486,8 @@ def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict
 
 def team_roles(season: Season, seats: int) -> tuple[str, ...]:
     """Return the roles of a team season's series of ``seats`` seats: with a GM seat, or the built-in GM's config."""
-    declared = engines.declaration(season.game)
     config = season.series_config(with_gm_bot=seats > season.players_per_series)
-    roles = declared.seat_roles(seats, config)
-    assert roles is not None
-    return roles
+    return season.kind.seat_roles(seats, config) or ()
 
 
 def builtin_gm_rating(season: Season) -> tuple[float, float]:
@@ -650,12 +643,15 @@ def _write(batch: _Batch) -> None:
         transaction.on_commit(lambda: series_recorded.send(sender=Series, season_id=season_id, series_ids=settled))
 
 
+def recompute_ratings(season: Season) -> dict[tuple[int, str], tuple[float, float]]:
+    """Return every ``(version, role)``'s (μ, σ) from replaying the season's result log (role "" without roles)."""
+    return RANKINGS[season.kind.ranking].recompute(season)
+
+
 def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
-    """Return every version's (μ, σ) from replaying the season's result log from its seeds (none for a solo season)."""
-    if season.is_solo:
-        return {}
-    if season.is_team:
-        raise ValueError(f"{season.name} is a team game's season, rated per role: use recompute_team_season")
+    """Return every version's (μ, σ) from replaying a season rated on one leaderboard from its seeds."""
+    if season.kind.ranking != kinds.RATED:
+        raise ValueError(f"{season.name} is not rated on one leaderboard: use recompute_ratings")
     params = season_parameters(season)
     seeds = {
         row.version_id: (row.mu, row.sigma)
@@ -709,3 +705,29 @@ def recompute_team_season(season: Season) -> dict[tuple[int, str], tuple[float, 
         if gm_key is not None:
             ratings[gm_key] = gm_after
     return ratings
+
+
+def _recompute_rated(season: Season) -> dict[tuple[int, str], tuple[float, float]]:
+    return {(version, ""): rating for version, rating in recompute_season(season).items()}
+
+
+def _recompute_unrated(season: Season) -> dict[tuple[int, str], tuple[float, float]]:
+    return {}  # a season on the score ladder rates nobody
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How the results of a season are recorded and its ratings replayed, for one ranking of engines/kinds.py."""
+
+    #: (batch, series id, seats, document) -> the series' result added to the batch.
+    apply: Callable[[_Batch, int, list[_Seat], dict[str, Any]], None]
+    #: season -> every (version, role)'s (μ, σ) replayed from the result log.
+    recompute: Callable[[Season], dict[tuple[int, str], tuple[float, float]]]
+
+
+#: The ratings layer's table of the kinds of game, keyed by their ranking (engines/kinds.py).
+RANKINGS: dict[str, Ranking] = {
+    kinds.RATED: Ranking(apply=_apply_one, recompute=_recompute_rated),
+    kinds.RATED_PER_ROLE: Ranking(apply=_apply_team, recompute=recompute_team_season),
+    kinds.SCORE_LADDER: Ranking(apply=_apply_solo, recompute=_recompute_unrated),
+}

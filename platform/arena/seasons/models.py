@@ -29,7 +29,6 @@ from django.utils import timezone
 
 import engines
 from arena.bots.models import BotVersion
-from engines.teams import PLAYER
 
 
 class SeasonStatus(models.TextChoices):
@@ -147,70 +146,22 @@ class Season(models.Model):
             )
         if self.players_per_series is None or self.games_per_series is None:
             return  # a form reports the missing field
-        declared = engines.declaration(self.game)
-        if self.players_per_series == 1:
-            if declared.score_ladder is None:
-                raise ValidationError(
-                    {
-                        "players_per_series": f"{info.name} has no score ladder, so it has no solo seasons: "
-                        f"a season of it seats {info.min_players} to {info.max_players} players a series"
-                    }
-                )
-            problem = declared.score_ladder.check_deals(self.games_per_series)
-            if problem:
-                raise ValidationError({"games_per_series": problem})
-        if declared.teams is not None:
-            self.check_team_seats(declared)
-            return
-        if not info.min_players <= self.players_per_series <= info.max_players:
-            raise ValidationError(
-                {
-                    "players_per_series": f"{info.name} is played by {info.min_players} to {info.max_players} "
-                    f"players, not {self.players_per_series}"
-                }
-            )
-        problem = declared.series.check_games(self.players_per_series, self.games_per_series)
+        problem = self.kind.check_season(self.players_per_series, self.games_per_series, self.config)
         if problem:
-            raise ValidationError({"games_per_series": problem})
-
-    def check_team_seats(self, declared: engines.GameDeclaration) -> None:
-        """Raise ValidationError unless a team game seats ``players_per_series`` players with a GM bot and without."""
-        teams = declared.teams
-        assert teams is not None
-        players = self.players_per_series
-        seatings = [(teams.builtin(self.config), players)]
-        if not teams.has_builtin_gm(self.config):
-            seatings.insert(0, (self.config, players + 1))
-        for config, seats in seatings:
-            try:
-                game = engines.get(self.game, config)
-                game.new_initial_state(seed=0, num_players=seats)
-                roles = teams.roles_of(seats, game.config)
-            except (engines.ConfigError, ValueError) as exc:
-                raise ValidationError(
-                    {
-                        "players_per_series": f"{declared.name} is a team game: players_per_series counts its "
-                        f"player seats, and {players} cannot be seated ({exc})"
-                    }
-                ) from None
-            if roles.count(PLAYER) != players:
-                raise ValidationError({"players_per_series": f"{declared.name} seats {roles}, not {players} players"})
-        problem = declared.series.check_games(players, self.games_per_series)
-        if problem:
-            raise ValidationError({"games_per_series": problem})
+            field_name, message = problem
+            raise ValidationError({field_name: message})
 
     @property
-    def is_team(self) -> bool:
-        """Return True for a season of a team game: player bots against GM bots (or the built-in GM)."""
-        return self.game in engines.names() and engines.declaration(self.game).teams is not None
+    def kind(self) -> engines.Kind:
+        """Return the kind of this season's series (engines/kinds.py): how they are seated, scored and ranked."""
+        return engines.declaration(self.game).kind(self.players_per_series or 0)
 
     def series_config(self, with_gm_bot: bool) -> dict[str, Any]:
         """Return the config a series of this season is played with: a team game without a GM bot leaves the GM
         to the engine (its built-in config merged in)."""
-        teams = engines.declaration(self.game).teams if self.game in engines.names() else None
-        if teams is None or with_gm_bot:
+        if self.game not in engines.names():
             return dict(self.config)
-        return teams.builtin(self.config)
+        return self.kind.series_config(self.config, with_gm_bot)
 
     def check_transition(self, current: str, to: str) -> None:
         """Raise :class:`SeasonTransitionError` unless the status may go from ``current`` to ``to``."""
@@ -242,11 +193,6 @@ class Season(models.Model):
                 self.ends_at = now
             self.status = to
             self.save(update_fields=["status", "starts_at", "ends_at"])
-
-    @property
-    def is_solo(self) -> bool:
-        """Return True for a solo season: one player a series, ranked on the game's score ladder."""
-        return self.players_per_series == 1
 
     @property
     def time_control(self) -> dict[str, int]:

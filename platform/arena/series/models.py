@@ -89,7 +89,7 @@ class Series(models.Model):
         version plays the same deals.
         """
         season = self.season
-        if season.is_solo:
+        if season.kind.same_deals:
             return season.deal_secret
         return chance.derive(settings.ARENA_CHANCE_KEY, f"series {self.pk} nonce {self.seed}").hex()
 

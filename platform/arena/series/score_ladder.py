@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import engines
 from arena.bots.models import BotVersion
 from arena.seasons.models import Season
 from arena.series.models import SeriesResultLog, SeriesSeat, SeriesState
@@ -31,8 +30,8 @@ class LadderRow:
 
 def ladder_of(season: Season) -> ScoreLadder:
     """Return the score ladder of a solo season's game; raise ValueError for a season that is not solo."""
-    ladder = engines.declaration(season.game).score_ladder
-    if not season.is_solo or ladder is None:
+    ladder = season.kind.ladder
+    if ladder is None:
         raise ValueError(f"{season} is not a solo season of a game with a score ladder")
     return ladder
 

@@ -172,7 +172,9 @@ def chance_from_the_nonce(monkeypatch: pytest.MonkeyPatch) -> None:
 
     real = Series.chance_secret
     monkeypatch.setattr(
-        Series, "chance_secret", lambda self: real(self) if self.season.is_solo else local_secret(self.seed).hex()
+        Series,
+        "chance_secret",
+        lambda self: real(self) if self.season.kind.same_deals else local_secret(self.seed).hex(),
     )
 
 

@@ -42,7 +42,7 @@ def test_the_solo_ladder_ranks_the_versions_by_mean_score_with_titles(
     from arena.ratings.models import Rating
 
     season = solo_season.season
-    assert season.is_solo
+    assert season.kind.name == "solo_score_ladder"
     play_rounds(season, rounds=1, slots=2)
     done = solo_season.done_series()
     assert len(done) == 2, f"the solo series did not both finish: {done}"

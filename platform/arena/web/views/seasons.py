@@ -8,6 +8,7 @@ A team game's season shows two leaderboards, its player bots and its GM bots
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from arena.series.models import Series, SeriesState
 from arena.series.score_ladder import ladder_of, ladder_rows
 from arena.web.paging import page_of
 from arena.web.views.home import game_titles, seats_prefetch
+from engines import kinds
 
 PER_PAGE = 50
 #: The trend is the change of μ − 3σ over a version's last this-many rating rows.
@@ -150,10 +152,11 @@ ROW_FIELDS = (
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     """Show the leaderboard of a season, sorted by ?sort= (a column key, "-" reverses), ?page= of PER_PAGE rows."""
     the_season = get_object_or_404(Season, pk=season_id)
-    if the_season.is_solo:
-        return score_ladder(request, the_season)
-    if the_season.is_team:
-        return team_leaderboards(request, the_season)
+    return BOARDS[the_season.kind.ranking](request, the_season)
+
+
+def leaderboard(request: HttpRequest, the_season: Season) -> HttpResponse:
+    """Show the one leaderboard of a rated season, sorted by ?sort=, ?page= of PER_PAGE rows."""
     sort, ordering, sort_notice = parse_sort(request.GET.get("sort", DEFAULT_SORT))
     ratings = (
         Rating.objects.filter(season=the_season)
@@ -240,6 +243,14 @@ def score_ladder(request: HttpRequest, the_season: Season) -> HttpResponse:
 #: Series the live section lists: those queued or being played, and the latest finished.
 LIVE_QUEUE_SHOWN = 20
 LIVE_RECENT_SHOWN = 10
+
+
+#: The web's table of the kinds of game, keyed by their ranking (engines/kinds.py): a season's board.
+BOARDS: dict[str, Callable[[HttpRequest, Season], HttpResponse]] = {
+    kinds.RATED: leaderboard,
+    kinds.RATED_PER_ROLE: team_leaderboards,
+    kinds.SCORE_LADDER: score_ladder,
+}
 
 
 def live_context(the_season: Season) -> dict[str, Any]:

@@ -185,7 +185,7 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
         result = SeriesResult.from_json(document)
         games = [game_view(result, game, names, private) for game in result.games]
         score = score_view(document, names)
-        if the_series.season.is_solo:
+        if the_series.season.kind.scored:  # its points are a score on the ladder
             solo = solo_view(the_series, document)
         logged = {entry.get("player") for entry in document.get("stderr", [])}
         logs = [seat for seat in seats if seat.seat in logged and owns_or_staff(request.user, seat.version.bot)]

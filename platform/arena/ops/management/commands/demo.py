@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from arena.ratings.team_boards import ROLE_BOARDS, builtin_gm, played_with_built
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from arena.series.score_ladder import ladder_rows
+from engines import kinds
 from engines.declaration import DemoSeason
 from engines.teams import GM, PLAYER
 from engines.text import format_series
@@ -148,6 +149,14 @@ def team_board_lines(season: Season) -> list[str]:
     return lines
 
 
+#: The demo's table of the kinds of game, keyed by their ranking (engines/kinds.py): a season's board as text.
+BOARD_LINES: dict[str, Callable[[Season], list[str]]] = {
+    kinds.RATED: leaderboard_lines,
+    kinds.RATED_PER_ROLE: team_board_lines,
+    kinds.SCORE_LADDER: score_ladder_lines,
+}
+
+
 def series_lines(series: Series) -> list[str]:
     """Return one series game by game and its score, as its game writes a series (the CLI prints the same)."""
     names = [f"{seat.version.bot.name} v{seat.version.number}" for seat in series.seats.order_by("seat")]
@@ -246,13 +255,7 @@ class Command(BaseCommand):
         for season in seasons:
             done = Series.objects.filter(season=season, state=SeriesState.DONE).order_by("id")
             self.stdout.write(f"\n{season.name}: {done.count()} series played\n")
-            if season.is_solo:
-                board = score_ladder_lines(season)
-            elif season.is_team:
-                board = team_board_lines(season)
-            else:
-                board = leaderboard_lines(season)
-            for line in board:
+            for line in BOARD_LINES[season.kind.ranking](season):
                 self.stdout.write(line)
             if done:
                 self.stdout.write("\n" + "\n".join(series_lines(done.first())))

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.ratings.models import Rating
-from arena.ratings.recording import recompute_season, recompute_team_season
+from arena.ratings.recording import recompute_ratings
 from arena.seasons.models import Season
 
 
@@ -24,11 +24,7 @@ class Command(BaseCommand):
         )
         if season is None:
             raise CommandError(f"no season named {key!r} (nor with that id)")
-        recomputed: dict[tuple[int, str], tuple[float, float]]
-        if season.is_team:  # rated per role
-            recomputed = recompute_team_season(season)
-        else:
-            recomputed = {(version, ""): rating for version, rating in recompute_season(season).items()}
+        recomputed = recompute_ratings(season)  # per (version, role): a team game's season is rated per role
         stored = {
             (r.version_id, r.role): r for r in Rating.objects.filter(season=season).select_related("version__bot")
         }
