@@ -4,10 +4,10 @@ Each game package holds a ``declaration.py`` whose ``DECLARATION`` is a
 :class:`GameDeclaration`; ``engines`` finds and registers every one of them
 (``engines/__init__.py``). The workers, the platform, the web pages and the
 CLI read a game only through it: its rating constants, series length and
-seats, its series text, its reference bots, its replay viewer, its demo
-seasons, its score ladder when it is played solo
-(engines/score_ladder.py), and its roles when it is a team game
-(engines/teams.py). No code outside a game's own folders
+seats, its series text, its replay viewer, its demo seasons, its score
+ladder when it is played solo (engines/score_ladder.py), and its roles when
+it is a team game (engines/teams.py). A game's reference bots are the bots'
+side (bots/provided.py): nothing here names them. No code outside a game's own folders
 (``engines/<game>/``, ``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
 does. docs/engines.md, "Adding a game", lists the steps.
 
@@ -123,7 +123,7 @@ class Viewer:
 
 @dataclass(frozen=True)
 class DemoSeason:
-    """A season of the game in ``manage.py demo``: its reference bots, entered by demo users.
+    """A season of the game in ``manage.py demo``: its shape; which reference bots it enters is the bots' side.
 
     A solo demo season (``GameDeclaration.solo_demo``) has ``players=1`` and
     ``games`` at least the score ladder's minimum of deals.
@@ -136,12 +136,6 @@ class DemoSeason:
     owners_per_bot: int = 1
     #: Put before each demo bot's name, so the games' bots are told apart on the site.
     bot_prefix: str = ""
-    #: The reference bots the demo enters, by name; empty: all of them. A slow bot can stay out,
-    #: so the living ladder keeps giving games to a bot a user uploads.
-    bots: tuple[str, ...] = ()
-    #: A team game's demo: the reference bots entered as GM bots (the others are entered as player
-    #: bots, ``players`` of them a series); empty: the built-in GM takes the GM seat.
-    gm_bots: tuple[str, ...] = ()
 
 
 #: (result document, one label per series player, each reason code in words) -> the text of the series.
@@ -156,15 +150,9 @@ class GameDeclaration:
 
     game: type[Game]
     rating: RatingConstants
-    #: Where the reference bots live as bot packages, by name (docs/bot-package.md).
-    reference_bots: Mapping[str, Path]
-    #: The reference bot a new version's validation series is played against.
-    validation_bot: str
     series: SeriesRules = field(default_factory=SeriesRules)
     #: Names of the game's seats ("White", "Black"); "Seat 1", "Seat 2"... beyond them.
     seat_labels: tuple[str, ...] = ()
-    #: The module whose ``POLICIES`` maps names to in-process reference policies (bots/policy.py).
-    policies: str | None = None
     #: The series as text (the CLI and the demo); None: engines.text.format_series.
     format_series: SeriesFormatter | None = None
     #: Names the players in a score step; None: "player <i>" becomes the i-th name.
@@ -186,12 +174,6 @@ class GameDeclaration:
         return self.game.info.name
 
     def __post_init__(self) -> None:
-        if self.validation_bot not in self.reference_bots:
-            raise ValueError(f"{self.name}: the validation bot {self.validation_bot!r} is not a reference bot")
-        for demo in (self.demo, self.solo_demo):
-            unknown = sorted(set(demo.bots) - set(self.reference_bots)) if demo else []
-            if unknown:
-                raise ValueError(f"{self.name}: the demo's bots {unknown} are not reference bots")
         solo = self.game.info.min_players == 1
         if solo and self.score_ladder is None:
             raise ValueError(f"{self.name}: a game for one player declares how it is ranked, a score_ladder")
@@ -207,13 +189,6 @@ class GameDeclaration:
                 raise ValueError(f"{self.name}: the solo_demo: {problem}")
         if self.teams is not None and solo:
             raise ValueError(f"{self.name}: a team game is for two or more seats, not a solo game")
-        for demo in (self.demo, self.solo_demo):
-            if demo is not None and demo.gm_bots:
-                if self.teams is None:
-                    raise ValueError(f"{self.name}: only a team game's demo names gm_bots")
-                unknown = sorted(set(demo.gm_bots) - set(self.reference_bots))
-                if unknown:
-                    raise ValueError(f"{self.name}: the demo's gm_bots {unknown} are not reference bots")
 
     def plays_solo(self, players: int) -> bool:
         """Return True when a series of ``players`` is solo play, ranked on the game's score ladder."""

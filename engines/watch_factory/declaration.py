@@ -10,8 +10,6 @@ from engines.watch_factory.data import SOLO_TITLES
 from engines.watch_factory.game import WatchFactoryGame
 from engines.win_points import name_step
 
-PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "watch_factory" / "packages"
-
 
 def check_games(players: int, games: int) -> str | None:
     """A series is as many games as players, the start player rotating (each player starts one)."""
@@ -25,11 +23,8 @@ DECLARATION = GameDeclaration(
     # Rank points per game, ties sharing: level series are rarer than in the win-point games, since
     # every game splits its points by the victory points' order: 10 %.
     rating=RatingConstants(draw_probability=0.10),
-    reference_bots={name: PACKAGES / name for name in ("random", "heuristic", "search")},
-    validation_bot="random",
     series=SeriesRules(default_games=lambda players: players, check_games=check_games),
     seat_labels=tuple(f"P{seat}" for seat in range(4)),
-    policies="bots.watch_factory",
     name_step=name_step,
     viewer=Viewer(
         frames=viewer.frames,
@@ -45,7 +40,6 @@ DECLARATION = GameDeclaration(
         games=3,
         owners_per_bot=2,
         bot_prefix="watchfactory-",
-        bots=("random", "heuristic"),
     ),
     # Solo: a score ladder on the same 20 seeded deals for every version, titled by the rulebook's
     # benchmarks ("Score 75 - You barely keep your job" ... "Score 160 - Behold a true hero").
@@ -55,6 +49,5 @@ DECLARATION = GameDeclaration(
         players=1,
         games=20,
         bot_prefix="watchfactory-",
-        bots=("random", "heuristic"),
     ),
 )

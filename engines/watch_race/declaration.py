@@ -8,8 +8,6 @@ from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, Se
 from engines.watch_race import viewer
 from engines.watch_race.game import WatchRaceGame
 
-PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "watch_race" / "packages"
-
 
 def check_games(players: int, games: int) -> str | None:
     """The rulebook's option 1: "as many games as you have players", each player starting one."""
@@ -23,13 +21,10 @@ DECLARATION = GameDeclaration(
     # A series of n games among n players, one point a game, often shares the top (a draw
     # between the players who share it): 20 %.
     rating=RatingConstants(draw_probability=0.20),
-    reference_bots={name: PACKAGES / name for name in ("random", "heuristic")},
-    validation_bot="random",
     series=SeriesRules(default_games=lambda players: players, check_games=check_games),
     # Seats are named as the engine's notation names them ("swap 0 with P2.1", "P0 won"), so the
     # labels match the move list word for word; P0 starts every game. Six seats at most.
     seat_labels=tuple(f"P{seat}" for seat in range(6)),
-    policies="bots.watch_race",
     name_step=viewer.name_step,
     viewer=Viewer(
         frames=viewer.frames,

@@ -15,8 +15,6 @@ from engines.watching_us import viewer
 from engines.watching_us.game import WatchingUsGame, seat_roles
 from engines.win_points import name_step
 
-PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "watching_us" / "packages"
-
 
 def check_games(players: int, games: int) -> str | None:
     """A series is as many games as player seats: each player bot sits each player position once."""
@@ -30,11 +28,8 @@ DECLARATION = GameDeclaration(
     # A game has no draw (the turn cap is a GM win), but a series of as many games as seats can leave
     # series players level on games won: a small draw probability.
     rating=RatingConstants(draw_probability=0.05),
-    reference_bots={name: PACKAGES / name for name in ("random", "heuristic", "heuristic_gm")},
-    validation_bot="random",
     series=SeriesRules(default_games=lambda players: players, check_games=check_games),
     seat_labels=tuple(f"P{seat}" for seat in range(6)),
-    policies="bots.watching_us",
     name_step=name_step,
     viewer=Viewer(
         frames=viewer.frames,
@@ -57,11 +52,9 @@ DECLARATION = GameDeclaration(
         title="Demo Watching Us season",
         players=2,
         games=2,
-        # Two demo owners per bot: four player-role versions (two random, two heuristic), so a series of
-        # two player seats always finds two distinct versions, and two heuristic GM versions.
+        # Two demo owners per bot: two versions of each player bot, so a series of two player seats
+        # always finds two distinct versions, and two of each GM bot.
         owners_per_bot=2,
         bot_prefix="watchingus-",
-        bots=("random", "heuristic"),
-        gm_bots=("heuristic_gm",),
     ),
 )

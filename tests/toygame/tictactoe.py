@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bots.provided import ReferenceBots, packages_in
 from engines.base import (
     TERMINAL,
     Game,
@@ -146,8 +147,7 @@ PACKAGES = Path(__file__).resolve().parent / "packages"
 DECLARATION = GameDeclaration(
     game=TicTacToeGame,
     rating=RatingConstants(draw_probability=0.3),
-    reference_bots={"first": PACKAGES / "first", "last": PACKAGES / "last"},
-    validation_bot="first",
     seat_labels=("X", "O"),
     demo=DemoSeason(title="Toy season", players=2, games=2),
 )
+REFERENCE_BOTS = ReferenceBots(game=NAME, packages=packages_in(PACKAGES, ("first", "last")), validation_bot="first")
