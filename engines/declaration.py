@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from engines.base import Game
@@ -33,6 +34,8 @@ __all__ = [
     "SeriesRules",
     "TeamRules",
     "Viewer",
+    "numbered_seats",
+    "one_game_per_player",
 ]
 
 #: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (workers/rating_constants.py uses these).
@@ -87,6 +90,27 @@ class SeriesRules:
     check_games: Callable[[int, int], str | None] = a_multiple_of_the_players
 
 
+def one_game_per_player(series: str, seats: str = "players (each starts one)") -> SeriesRules:
+    """Return the rules of a series of exactly one game per player, each starting one.
+
+    ``series`` names the series in the refusal ("a race series"), ``seats``
+    what the games are counted against. A series of one player is solo play,
+    whose length the game's score ladder checks, not this rule.
+    """
+
+    def check_games(players: int, games: int) -> str | None:
+        if players > 1 and games != players:
+            return f"{series} is as many games as {seats}: {players} games, not {games}"
+        return None
+
+    return SeriesRules(default_games=every_player_starts_once, check_games=check_games)
+
+
+def numbered_seats(count: int, prefix: str = "P") -> tuple[str, ...]:
+    """Return seat labels ``P0``, ``P1``... for ``count`` seats, as the games' notation names players."""
+    return tuple(f"{prefix}{seat}" for seat in range(count))
+
+
 #: ``frames(states, actions)`` -> one JSON-ready frame per state for the viewer's script (the states
 #: are the game's own State subclass).
 FramesBuilder = Callable[[Sequence[Any], Sequence[int]], list[dict[str, Any]]]
@@ -119,6 +143,25 @@ class Viewer:
     #: id with null (arena/web/access.py); staff get the full record. A game without hidden
     #: information declares neither hook, and its pages and downloads show the full record.
     public_moves: PublicMoves | None = None
+
+    @classmethod
+    def of(cls, module: ModuleType, style: bool = True) -> Viewer:
+        """Return the viewer a game's ``viewer`` module defines, its script beside it in ``static/``.
+
+        The module defines ``frames`` and ``board``, and ``private`` and
+        ``public_moves`` when the game hides information; its script is
+        ``static/viewer.js`` in the module's folder, and with ``style`` its
+        style sheet ``static/viewer.css``.
+        """
+        static = Path(str(module.__file__)).parent / "static"
+        return cls(
+            frames=module.frames,
+            board=module.board,
+            script=static / "viewer.js",
+            style=static / "viewer.css" if style else None,
+            private=getattr(module, "private", None),
+            public_moves=getattr(module, "public_moves", None),
+        )
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, SeriesRules, Viewer
 from engines.text import name_players
 from engines.watch import text, viewer
@@ -29,7 +27,7 @@ DECLARATION = GameDeclaration(
     seat_labels=("White", "Black"),
     format_series=text.format_series,
     name_step=name_players,
-    viewer=Viewer(frames=viewer.frames, board=viewer.board, script=Path(__file__).parent / "static" / "viewer.js"),
+    viewer=Viewer.of(viewer, style=False),
     demo=DemoSeason(title="Demo season", players=2, games=2),
     flagship=True,
 )
