@@ -9,9 +9,10 @@ the bot tables) and, through the bot SDK, as a separate sandboxed process.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
+
+from bots.provided import NoReferenceBotsError, reference
 
 
 class Policy(Protocol):
@@ -31,14 +32,14 @@ class UnknownPolicyError(LookupError):
 
 
 def reference_policies(game: str) -> dict[str, type[Policy]]:
-    """Return the reference bots of ``game`` by name (``bots/<game>/POLICIES``)."""
+    """Return the in-process reference bots of ``game`` by name (``bots/<game>/provides.py``)."""
     try:
-        module = importlib.import_module(f"bots.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"bots.{game}":
-            raise
+        policies = reference(game).policies
+    except NoReferenceBotsError:
         raise UnknownPolicyError(f"no reference bots for game {game!r}") from None
-    return dict(module.POLICIES)
+    if not policies:
+        raise UnknownPolicyError(f"no in-process reference bots for game {game!r}")
+    return dict(policies)
 
 
 def load_policy(game: str, name: str, seed: int | None = None) -> Policy:

@@ -4,11 +4,12 @@ Each game package holds a ``declaration.py`` whose ``DECLARATION`` is a
 :class:`GameDeclaration`; ``engines`` finds and registers every one of them
 (``engines/__init__.py``). The workers, the platform, the web pages and the
 CLI read a game only through it: its rating constants, series length and
-seats, its series text, its reference bots, its replay viewer, its demo
-seasons, its score ladder when it is played solo
-(engines/score_ladder.py), and its roles when it is a team game
-(engines/teams.py); engines/kinds.py makes of these the kind of each
-series (versus, free for all, team against the GM, solo). No code outside a game's own folders
+seats, its series text, its replay viewer, its demo seasons, its score
+ladder when it is played solo (engines/score_ladder.py), and its roles when
+it is a team game (engines/teams.py); engines/kinds.py makes of these the
+kind of each series (versus, free for all, team against the GM, solo). A
+game's reference bots are the bots' side (bots/provided.py): nothing here
+names them. No code outside a game's own folders
 (``engines/<game>/``, ``bots/<game>/``) names a game; ``tests/test_game_names.py`` fails if one
 does. docs/engines.md, "Adding a game", lists the steps.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from engines import kinds
@@ -35,6 +37,8 @@ __all__ = [
     "SeriesRules",
     "TeamRules",
     "Viewer",
+    "numbered_seats",
+    "one_game_per_player",
 ]
 
 #: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (workers/rating_constants.py uses these).
@@ -89,6 +93,27 @@ class SeriesRules:
     check_games: Callable[[int, int], str | None] = a_multiple_of_the_players
 
 
+def one_game_per_player(series: str, seats: str = "players (each starts one)") -> SeriesRules:
+    """Return the rules of a series of exactly one game per player, each starting one.
+
+    ``series`` names the series in the refusal ("a race series"), ``seats``
+    what the games are counted against. A series of one player is solo play,
+    whose length the game's score ladder checks, not this rule.
+    """
+
+    def check_games(players: int, games: int) -> str | None:
+        if players > 1 and games != players:
+            return f"{series} is as many games as {seats}: {players} games, not {games}"
+        return None
+
+    return SeriesRules(default_games=every_player_starts_once, check_games=check_games)
+
+
+def numbered_seats(count: int, prefix: str = "P") -> tuple[str, ...]:
+    """Return seat labels ``P0``, ``P1``... for ``count`` seats, as the games' notation names players."""
+    return tuple(f"{prefix}{seat}" for seat in range(count))
+
+
 #: ``frames(states, actions)`` -> one JSON-ready frame per state for the viewer's script (the states
 #: are the game's own State subclass).
 FramesBuilder = Callable[[Sequence[Any], Sequence[int]], list[dict[str, Any]]]
@@ -122,10 +147,29 @@ class Viewer:
     #: information declares neither hook, and its pages and downloads show the full record.
     public_moves: PublicMoves | None = None
 
+    @classmethod
+    def of(cls, module: ModuleType, style: bool = True) -> Viewer:
+        """Return the viewer a game's ``viewer`` module defines, its script beside it in ``static/``.
+
+        The module defines ``frames`` and ``board``, and ``private`` and
+        ``public_moves`` when the game hides information; its script is
+        ``static/viewer.js`` in the module's folder, and with ``style`` its
+        style sheet ``static/viewer.css``.
+        """
+        static = Path(str(module.__file__)).parent / "static"
+        return cls(
+            frames=module.frames,
+            board=module.board,
+            script=static / "viewer.js",
+            style=static / "viewer.css" if style else None,
+            private=getattr(module, "private", None),
+            public_moves=getattr(module, "public_moves", None),
+        )
+
 
 @dataclass(frozen=True)
 class DemoSeason:
-    """A season of the game in ``manage.py demo``: its reference bots, entered by demo users.
+    """A season of the game in ``manage.py demo``: its shape; which reference bots it enters is the bots' side.
 
     A solo demo season (``GameDeclaration.solo_demo``) has ``players=1`` and
     ``games`` at least the score ladder's minimum of deals.
@@ -138,12 +182,6 @@ class DemoSeason:
     owners_per_bot: int = 1
     #: Put before each demo bot's name, so the games' bots are told apart on the site.
     bot_prefix: str = ""
-    #: The reference bots the demo enters, by name; empty: all of them. A slow bot can stay out,
-    #: so the living ladder keeps giving games to a bot a user uploads.
-    bots: tuple[str, ...] = ()
-    #: A team game's demo: the reference bots entered as GM bots (the others are entered as player
-    #: bots, ``players`` of them a series); empty: the built-in GM takes the GM seat.
-    gm_bots: tuple[str, ...] = ()
 
 
 #: (result document, one label per series player, each reason code in words) -> the text of the series.
@@ -158,15 +196,9 @@ class GameDeclaration:
 
     game: type[Game]
     rating: RatingConstants
-    #: Where the reference bots live as bot packages, by name (docs/bot-package.md).
-    reference_bots: Mapping[str, Path]
-    #: The reference bot a new version's validation series is played against.
-    validation_bot: str
     series: SeriesRules = field(default_factory=SeriesRules)
     #: Names of the game's seats ("White", "Black"); "Seat 1", "Seat 2"... beyond them.
     seat_labels: tuple[str, ...] = ()
-    #: The module whose ``POLICIES`` maps names to in-process reference policies (bots/policy.py).
-    policies: str | None = None
     #: The series as text (the CLI and the demo); None: engines.text.format_series.
     format_series: SeriesFormatter | None = None
     #: Names the players in a score step; None: "player <i>" becomes the i-th name.
@@ -188,12 +220,6 @@ class GameDeclaration:
         return self.game.info.name
 
     def __post_init__(self) -> None:
-        if self.validation_bot not in self.reference_bots:
-            raise ValueError(f"{self.name}: the validation bot {self.validation_bot!r} is not a reference bot")
-        for demo in (self.demo, self.solo_demo):
-            unknown = sorted(set(demo.bots) - set(self.reference_bots)) if demo else []
-            if unknown:
-                raise ValueError(f"{self.name}: the demo's bots {unknown} are not reference bots")
         kinds.check_declaration(self)
 
     def kind(self, players: int) -> kinds.Kind:

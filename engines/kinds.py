@@ -407,6 +407,8 @@ def check_declaration(declared: GameDeclaration) -> None:
         raise ValueError(f"{name}: a game for one player declares how it is ranked, a score_ladder")
     if declared.score_ladder is not None and not solo:
         raise ValueError(f"{name}: a score_ladder is for a game one player can play (min_players 1)")
+    if declared.demo is not None and declared.demo.players == 1:
+        raise ValueError(f"{name}: a demo season of one player is a solo_demo")
     if declared.solo_demo is not None:
         if declared.score_ladder is None or declared.solo_demo.players != 1:
             raise ValueError(f"{name}: a solo_demo is a season of one player of a game with a score_ladder")
@@ -415,10 +417,3 @@ def check_declaration(declared: GameDeclaration) -> None:
             raise ValueError(f"{name}: the solo_demo: {problem}")
     if declared.teams is not None and solo:
         raise ValueError(f"{name}: a team game is for two or more seats, not a solo game")
-    for demo in (declared.demo, declared.solo_demo):
-        if demo is not None and demo.gm_bots:
-            if declared.teams is None:
-                raise ValueError(f"{name}: only a team game's demo names gm_bots")
-            unknown = sorted(set(demo.gm_bots) - set(declared.reference_bots))
-            if unknown:
-                raise ValueError(f"{name}: the demo's gm_bots {unknown} are not reference bots")

@@ -32,12 +32,11 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def toy() -> Iterator[None]:
     """The toy tic-tac-toe (tests/toygame/tictactoe.py) registered as a game for the test."""
-    import engines
-    from tests.toygame.tictactoe import DECLARATION
+    from tests.toygame.registry import registered
+    from tests.toygame.tictactoe import DECLARATION, REFERENCE_BOTS
 
-    engines.register(DECLARATION)
-    yield
-    engines.unregister(DECLARATION.name)
+    with registered(DECLARATION, REFERENCE_BOTS):
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python tests/fuzz.py --budget-s 300`` (CI runs it after the sui
 
 The suite checks each game's contract on a small fixed sample of seeds
 (tests/engines/test_conformance.py); this plays the same checked random games
-(:func:`tests.engines.test_conformance.play_randomly`) on many more: every
+(:func:`engines.conformance.check_game`) on many more: every
 registered game at every player count it allows, seed after seed from
 ``--first-seed``, one seed of every case in turn, until the budget is spent.
 The first seed of every case is played whatever the budget. It prints what
@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engines
-from tests.engines.test_conformance import play_randomly
+from engines.conformance import check_game
 
 
 @dataclass
@@ -62,9 +62,7 @@ def play(case: Case, seed: int) -> bool:
     """Play ``case`` with ``seed``, checking the contract at each ply; record a failure and return False on one."""
     started = time.perf_counter()
     try:
-        state = play_randomly(case.game, seed, num_players=case.players)
-        assert state.is_terminal(), "random play stopped before the end"
-        assert len(state.returns()) == case.players, f"{len(state.returns())} returns for {case.players} players"
+        check_game(engines.get(case.game), [seed], num_players=case.players, contract_only=True)
     except Exception as error:  # any exception is a violation: the engine's contract, or a crash in it
         case.failed_seed = seed
         case.error = "".join(traceback.format_exception_only(error)).strip().splitlines()[0]
@@ -108,7 +106,7 @@ def report(cases: list[Case], first_seed: int, seconds: float) -> str:
 
 def replay(game: str, players: int | None, seed: int) -> int:
     """Play one game with the contract checked and let any failure show its traceback; return the exit status."""
-    state = play_randomly(game, seed, num_players=players)
+    (state,) = check_game(engines.get(game), [seed], num_players=players, contract_only=True)
     print(f"{game} seed {seed}: {len(state.history)} plies, {state.outcome().reason}; contract kept")
     return 0
 

@@ -184,6 +184,5 @@ def test_a_declaration_that_contradicts_its_kinds_is_refused() -> None:
         replace(engines.declaration("watch_factory"), teams=COOP.teams)
     declared = engines.declaration("watch")
     assert declared.demo is not None
-    demo = replace(declared.demo, gm_bots=(declared.validation_bot,))
-    with pytest.raises(ValueError, match="only a team game's demo names gm_bots"):
-        replace(declared, demo=demo)
+    with pytest.raises(ValueError, match="a demo season of one player is a solo_demo"):
+        replace(declared, demo=replace(declared.demo, players=1))

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, SeriesRules, Viewer
 from engines.text import name_players
 from engines.watch import text, viewer
 from engines.watch.game import WatchGame
 
-PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "watch" / "packages"
 DEFAULT_GAMES = 4
 
 
@@ -26,14 +23,11 @@ DECLARATION = GameDeclaration(
     # bots that happened in 3-6 % of series (random and greedy, 2- and 4-game series, 300 seeds
     # each) and 17 % for solver against solver (4 games, 40 seeds): 10 % sits in that range.
     rating=RatingConstants(draw_probability=0.10),
-    reference_bots={name: PACKAGES / name for name in ("random", "greedy", "solver")},
-    validation_bot="random",
     series=SeriesRules(default_games=lambda players: DEFAULT_GAMES, check_games=check_games),
     seat_labels=("White", "Black"),
-    policies="bots.watch",
     format_series=text.format_series,
     name_step=name_players,
-    viewer=Viewer(frames=viewer.frames, board=viewer.board, script=Path(__file__).parent / "static" / "viewer.js"),
+    viewer=Viewer.of(viewer, style=False),
     demo=DemoSeason(title="Demo season", players=2, games=2),
     flagship=True,
 )

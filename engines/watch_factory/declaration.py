@@ -2,59 +2,35 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, ScoreLadder, SeriesRules, Viewer
+from engines.declaration import (
+    DemoSeason,
+    GameDeclaration,
+    RatingConstants,
+    ScoreLadder,
+    Viewer,
+    numbered_seats,
+    one_game_per_player,
+)
 from engines.watch_factory import viewer
 from engines.watch_factory.data import SOLO_TITLES
 from engines.watch_factory.game import WatchFactoryGame
 from engines.win_points import name_step
-
-PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "watch_factory" / "packages"
-
-
-def check_games(players: int, games: int) -> str | None:
-    """A series is as many games as players, the start player rotating (each player starts one)."""
-    if players > 1 and games != players:
-        return f"a Watch factory series is as many games as players (each starts one): {players} games, not {games}"
-    return None
-
 
 DECLARATION = GameDeclaration(
     game=WatchFactoryGame,
     # Rank points per game, ties sharing: level series are rarer than in the win-point games, since
     # every game splits its points by the victory points' order: 10 %.
     rating=RatingConstants(draw_probability=0.10),
-    reference_bots={name: PACKAGES / name for name in ("random", "heuristic", "search")},
-    validation_bot="random",
-    series=SeriesRules(default_games=lambda players: players, check_games=check_games),
-    seat_labels=tuple(f"P{seat}" for seat in range(4)),
-    policies="bots.watch_factory",
+    # As many games as players, the start player rotating (each player starts one).
+    series=one_game_per_player("a Watch factory series"),
+    seat_labels=numbered_seats(4),
     name_step=name_step,
-    viewer=Viewer(
-        frames=viewer.frames,
-        board=viewer.board,
-        script=Path(__file__).parent / "static" / "viewer.js",
-        style=Path(__file__).parent / "static" / "viewer.css",
-        private=viewer.private,
-        public_moves=viewer.public_moves,
-    ),
+    viewer=Viewer.of(viewer),
     demo=DemoSeason(
-        title="Demo Watch factory season",
-        players=3,
-        games=3,
-        owners_per_bot=2,
-        bot_prefix="watchfactory-",
-        bots=("random", "heuristic"),
+        title="Demo Watch factory season", players=3, games=3, owners_per_bot=2, bot_prefix="watchfactory-"
     ),
     # Solo: a score ladder on the same 20 seeded deals for every version, titled by the rulebook's
     # benchmarks ("Score 75 - You barely keep your job" ... "Score 160 - Behold a true hero").
     score_ladder=ScoreLadder(titles=SOLO_TITLES, deals=20, forfeit_score=0.0),
-    solo_demo=DemoSeason(
-        title="Demo Watch factory solo ladder",
-        players=1,
-        games=20,
-        bot_prefix="watchfactory-",
-        bots=("random", "heuristic"),
-    ),
+    solo_demo=DemoSeason(title="Demo Watch factory solo ladder", players=1, games=20, bot_prefix="watchfactory-"),
 )

@@ -7,43 +7,29 @@ bots. A series rotates the player seats only, one game per player seat.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, SeriesRules, Viewer
+from engines.declaration import (
+    DemoSeason,
+    GameDeclaration,
+    RatingConstants,
+    Viewer,
+    numbered_seats,
+    one_game_per_player,
+)
 from engines.teams import TeamRules
 from engines.watching_us import viewer
 from engines.watching_us.game import WatchingUsGame, seat_roles
 from engines.win_points import name_step
-
-PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "watching_us" / "packages"
-
-
-def check_games(players: int, games: int) -> str | None:
-    """A series is as many games as player seats: each player bot sits each player position once."""
-    if games != players:
-        return f"a Watching Us series is as many games as player seats: {players} games, not {games}"
-    return None
-
 
 DECLARATION = GameDeclaration(
     game=WatchingUsGame,
     # A game has no draw (the turn cap is a GM win), but a series of as many games as seats can leave
     # series players level on games won: a small draw probability.
     rating=RatingConstants(draw_probability=0.05),
-    reference_bots={name: PACKAGES / name for name in ("random", "heuristic", "heuristic_gm")},
-    validation_bot="random",
-    series=SeriesRules(default_games=lambda players: players, check_games=check_games),
-    seat_labels=tuple(f"P{seat}" for seat in range(6)),
-    policies="bots.watching_us",
+    # Each player bot sits each player position once.
+    series=one_game_per_player("a Watching Us series", seats="player seats"),
+    seat_labels=numbered_seats(6),
     name_step=name_step,
-    viewer=Viewer(
-        frames=viewer.frames,
-        board=viewer.board,
-        script=Path(__file__).parent / "static" / "viewer.js",
-        style=Path(__file__).parent / "static" / "viewer.css",
-        private=viewer.private,
-        public_moves=viewer.public_moves,
-    ),
+    viewer=Viewer.of(viewer),
     # The players' team against the GM seat (the last), or against the engine's reference GM at a
     # fixed rating (mu 25, sigma 1: an average opponent that never moves) when no GM bot entered.
     teams=TeamRules(
@@ -57,11 +43,9 @@ DECLARATION = GameDeclaration(
         title="Demo Watching Us season",
         players=2,
         games=2,
-        # Two demo owners per bot: four player-role versions (two random, two heuristic), so a series of
-        # two player seats always finds two distinct versions, and two heuristic GM versions.
+        # Two demo owners per bot: two versions of each player bot, so a series of two player seats
+        # always finds two distinct versions, and two of each GM bot.
         owners_per_bot=2,
         bot_prefix="watchingus-",
-        bots=("random", "heuristic"),
-        gm_bots=("heuristic_gm",),
     ),
 )

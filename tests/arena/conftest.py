@@ -180,12 +180,11 @@ def field(running: Any, make_version: Callable[..., Any], django_user_model: Any
 @pytest.fixture
 def solo_game() -> Any:
     """The toy solo game (tests/toygame/solitaire.py) registered for the test, and its declaration."""
-    import engines
-    from tests.toygame.solitaire import DECLARATION
+    from tests.toygame.registry import registered
+    from tests.toygame.solitaire import DECLARATION, REFERENCE_BOTS
 
-    engines.register(DECLARATION)
-    yield DECLARATION
-    engines.unregister(DECLARATION.name)
+    with registered(DECLARATION, REFERENCE_BOTS) as declared:
+        yield declared
 
 
 def enter_solo(season: Any, owner: Any, bot: str, package: str) -> Any:
@@ -231,12 +230,11 @@ def solo_ladder(
 @pytest.fixture
 def team_game() -> Any:
     """The toy team game (tests/toygame/coop.py, "break-in") registered for the test, and its declaration."""
-    import engines
-    from tests.toygame.coop import DECLARATION
+    from tests.toygame.coop import DECLARATION, REFERENCE_BOTS
+    from tests.toygame.registry import registered
 
-    engines.register(DECLARATION)
-    yield DECLARATION
-    engines.unregister(DECLARATION.name)
+    with registered(DECLARATION, REFERENCE_BOTS) as declared:
+        yield declared
 
 
 def enter_team(season: Any, owner: Any, bot: str, package: str) -> Any:

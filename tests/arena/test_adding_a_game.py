@@ -2,7 +2,8 @@
 
 ``tests/toygame/tictactoe.py`` is an engine and a declaration
 (engines/declaration.py), and ``tests/toygame/packages`` its two reference
-bots. Registered with ``engines.register`` and nothing else, it is played by
+bots (``REFERENCE_BOTS``, bots/provided.py). Registered with ``engines.register``
+and ``bots.provided.register`` and nothing else, it is played by
 ``arena play`` in the sandbox, validates an uploaded version against its
 validation bot, and runs a season: scheduled, played, recorded, rated with
 its own draw probability, and shown on the leaderboard and the series page.

@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engines
 from bots.policy import load_policy
+from tests.benchmarks.support.loops import bare_play, random_play
 
 #: (focal bot, the others' bot, player counts)
 PAIRINGS = (("heuristic", "random", (2, 3, 4)), ("search", "heuristic", (2, 3)))
@@ -401,42 +402,6 @@ def _bare_puts(f: dict[str, Any], tile: tuple[int, bool, Any]) -> list[tuple[int
     return out
 
 
-def random_play(num_players: int, seconds: float) -> tuple[float, float, list[list[int]]]:
-    """Return (games/s, decisions/s, the decisions' legal lists' sizes per game) of random play through the API."""
-    game = engines.get("factory_race")
-    rng = random.Random(1)
-    games = decisions = 0
-    recorded: list[list[int]] = []
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.new_initial_state(num_players=num_players)
-        sizes = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                engines.resolve_chance(state, rng)
-            else:
-                legal = state.legal_actions()
-                sizes.append(len(legal))
-                state.apply_action(rng.choice(legal))
-                decisions += 1
-        recorded.append(sizes)
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed, recorded
-
-
-def bare_play(num_players: int, seconds: float) -> tuple[float, float, float]:
-    """Return (games/s, decisions/s, decisions per game) of the bare loop for about ``seconds``."""
-    rng = random.Random(1)
-    games = decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        decisions += bare_game(rng, num_players)
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed, decisions / games
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60, help="games per row of the bots' table")
@@ -458,9 +423,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print("|---|---:|---:|---:|---:|---:|")
         for num_players in (2, 3, 4):
-            bare_games, bare_decisions, bare_per_game = bare_play(num_players, args.speed_seconds)
-            per_second, decisions, recorded = random_play(num_players, args.speed_seconds)
-            per_game = sum(len(sizes) for sizes in recorded) / len(recorded)
+            bare_games, bare_decisions, bare_per_game = bare_play(bare_game, num_players, args.speed_seconds)
+            per_second, decisions, per_game = random_play(engines.get("factory_race"), num_players, args.speed_seconds)
             print(
                 f"| bare loop, plain lists (yardstick), {num_players} players | {bare_games:,.1f} "
                 f"| {bare_decisions:,.0f} | {bare_per_game:,.0f} | {1e6 / bare_decisions:.1f} | 1.00x |"

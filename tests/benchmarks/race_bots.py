@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engines
 from bots.policy import load_policy
+from tests.benchmarks.support.loops import random_play
 
 PLAYER_COUNTS = (2, 4, 6)
 BOTS = ("heuristic", "random")
@@ -94,25 +95,6 @@ def results_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def random_games_per_second(num_players: int, seconds: float) -> tuple[float, float]:
-    """Return (games/s, decisions/s) of random play through the engine for about ``seconds``."""
-    game = engines.get("watch_race")
-    rng = random.Random(1)
-    games = decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.new_initial_state(num_players=num_players)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                engines.resolve_chance(state, rng)
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per player count")
@@ -129,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         games = [play_game(num_players, index) for index in range(args.games)]
         rows.append(summarise(num_players, games, time.perf_counter() - started))
     print(results_table(rows))
-    per_second, decisions = random_games_per_second(4, args.speed_seconds)
+    per_second, decisions, _ = random_play(engines.get("watch_race"), 4, args.speed_seconds)
     print(f"\nRandom play through the engine, 4 players: {per_second:,.0f} games/s ({decisions:,.0f} decisions/s)")
 
 

@@ -24,9 +24,8 @@ long run. Then it times
 :func:`arena.ratings.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
-The issue's goal is 1,000 series results a second on these shared 2-core
-machines (PostgreSQL on the same machine, sharing its cores). Prints Markdown
-tables.
+Prints Markdown tables; the target, the figures (PostgreSQL on the same
+machine, sharing its cores) and the command are recorded in docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import engines
 from bots.policy import load_policy
 from engines.watch_factory import data
+from tests.benchmarks.support.loops import bare_play, random_play
 
 GAME = "watch_factory"
 #: (focal bot, the others' bot)
@@ -449,50 +450,19 @@ def bare_game(rng: random.Random, n: int) -> int:
     return decisions
 
 
-def random_play(num_players: int, seconds: float) -> tuple[float, float, float]:
-    """Return (games/s, decisions/s, decisions per game) of random play through the API."""
-    game = engines.get(GAME)
-    rng = random.Random(1)
-    games = decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.new_initial_state(num_players=num_players)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                engines.resolve_chance(state, rng)
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed, decisions / games
-
-
-def bare_play(num_players: int, seconds: float) -> tuple[float, float, float]:
-    """Return (games/s, decisions/s, decisions per game) of the bare loop for about ``seconds``."""
-    rng = random.Random(1)
-    games = decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        decisions += bare_game(rng, num_players)
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed, decisions / games
-
-
 def speed_rows(seconds: float) -> list[str]:
     rows = [
         "| random play | games/s | decisions/s | decisions per game | µs per decision | games/s vs bare loop |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    per_second, decisions, per_game = random_play(1, seconds)
+    per_second, decisions, per_game = random_play(engines.get(GAME), 1, seconds)
     rows.append(
         f"| engine API, `apply_action`, solo | {per_second:,.1f} | {decisions:,.0f} | {per_game:,.1f} "
         f"| {1e6 / decisions:.1f} | – |"
     )
     for num_players in (2, 3, 4):
-        bare_games, bare_decisions, bare_per_game = bare_play(num_players, seconds)
-        per_second, decisions, per_game = random_play(num_players, seconds)
+        bare_games, bare_decisions, bare_per_game = bare_play(bare_game, num_players, seconds)
+        per_second, decisions, per_game = random_play(engines.get(GAME), num_players, seconds)
         rows.append(
             f"| bare loop, plain lists (yardstick), {num_players} players | {bare_games:,.1f} "
             f"| {bare_decisions:,.0f} | {bare_per_game:,.1f} | {1e6 / bare_decisions:.1f} | 1.00x |"

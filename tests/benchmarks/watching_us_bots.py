@@ -37,6 +37,7 @@ import engines
 from bots.policy import load_policy
 from engines.watching_us.data import CHARACTERS, DIFFICULTY, MONSTERS, RITUALS
 from engines.watching_us.game import TO_HIT
+from tests.benchmarks.support.loops import bare_play, random_play
 
 GAME = "watching_us"
 TEAMS = ("random", "heuristic", "mixed")
@@ -284,37 +285,6 @@ def bare_game(rng: random.Random, players: int) -> int:
     return decisions
 
 
-def random_play(players: int, seconds: float) -> tuple[float, float, float]:
-    """Return (games/s, decisions/s, decisions per game) of random play through the API, a GM seat too."""
-    game = engines.get(GAME)
-    rng = random.Random(1)
-    games = decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.new_initial_state(seed=games, num_players=players + 1)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                engines.resolve_chance(state, rng)
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed, decisions / games
-
-
-def bare_play(players: int, seconds: float) -> tuple[float, float, float]:
-    """Return (games/s, decisions/s, decisions per game) of the bare loop for about ``seconds``."""
-    rng = random.Random(1)
-    games = decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        decisions += bare_game(rng, players)
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, decisions / elapsed, decisions / games
-
-
 def speed_rows(seconds: float, seat_counts: Sequence[int]) -> list[str]:
     rows = [
         "| random play (player seats + a GM seat) | games/s | decisions/s | decisions per game | µs per decision "
@@ -322,8 +292,9 @@ def speed_rows(seconds: float, seat_counts: Sequence[int]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|",
     ]
     for players in seat_counts:
-        bare_games, bare_decisions, bare_per_game = bare_play(players, seconds)
-        per_second, decisions, per_game = random_play(players, seconds)
+        bare_games, bare_decisions, bare_per_game = bare_play(bare_game, players, seconds)
+        # A GM seat beside the player seats; game n played from seed n.
+        per_second, decisions, per_game = random_play(engines.get(GAME), players + 1, seconds, seed_each_game=True)
         rows.append(
             f"| bare loop of the core rules (yardstick), {players} players | {bare_games:,.1f} "
             f"| {bare_decisions:,.0f} | {bare_per_game:,.1f} | {1e6 / bare_decisions:.1f} | 1.00x |"

@@ -151,14 +151,3 @@ def test_it_makes_every_registered_game_a_game() -> None:
         game = engines.get(name)
         assert isinstance(game, Game)
         assert game.info.name == name
-
-
-def test_a_demo_season_names_only_reference_bots() -> None:
-    import dataclasses
-
-    declared = engines.declaration("factory_race")
-    assert declared.demo is not None
-    assert declared.demo.bots == ("random", "heuristic")  # the slow search bot stays out of the demo
-    wrong = dataclasses.replace(declared.demo, bots=("random", "alphazero"))
-    with pytest.raises(ValueError, match=r"factory_race: the demo's bots \['alphazero'\] are not reference bots"):
-        dataclasses.replace(declared, demo=wrong)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
-from engines.declaration import DemoSeason
 from engines.teams import DRAW, LOSS, WIN, TeamRules, game_side, seat_order, series_result, wilson_interval
 from tests.engines.records import record
 from tests.toygame.coop import DECLARATION, BreakInGame, seat_roles
@@ -71,10 +68,6 @@ def test_a_declaration_checks_its_team_rules() -> None:
         TeamRules(seat_roles=seat_roles, builtin_sigma=0)
     with pytest.raises(ValueError, match="a team game's roles are 'player' and 'gm'"):
         TeamRules(seat_roles=seat_roles, roles=("player", "dealer"))
-    with pytest.raises(ValueError, match=r"the demo's gm_bots \['nobody'\] are not reference bots"):
-        dataclasses.replace(DECLARATION, demo=DemoSeason(title="x", players=2, games=2, gm_bots=("nobody",)))
-    with pytest.raises(ValueError, match="only a team game's demo names gm_bots"):
-        dataclasses.replace(DECLARATION, teams=None)
     with pytest.raises(ValueError, match="player seats first, at most one gm seat last"):
         TeamRules(seat_roles=lambda n, config: ("gm",) + ("player",) * (n - 1)).roles_of(3, {})
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from bots.provided import ReferenceBots, packages_in
 from engines.base import (
     CHANCE,
     TERMINAL,
@@ -264,13 +265,13 @@ PACKAGES = Path(__file__).resolve().parent / "coop_packages"
 DECLARATION = GameDeclaration(
     game=BreakInGame,
     rating=RatingConstants(draw_probability=0.2),
-    reference_bots={
-        "random": PACKAGES / "random",
-        "daring": PACKAGES / "daring",
-        "harsh": PACKAGES / "harsh",
-        "timid": PACKAGES / "timid",
-    },
-    validation_bot="random",
     teams=TeamRules(seat_roles=seat_roles, builtin_mu=25.0, builtin_sigma=1.0),
-    demo=DemoSeason(title="Toy team season", players=2, games=2, bots=("daring", "timid"), gm_bots=("harsh",)),
+    demo=DemoSeason(title="Toy team season", players=2, games=2),
+)
+REFERENCE_BOTS = ReferenceBots(
+    game=BreakInGame.info.name,
+    packages=packages_in(PACKAGES, ("random", "daring", "harsh", "timid")),
+    validation_bot="random",
+    demo_bots=("daring", "timid"),
+    gm_bots=("harsh",),
 )

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bots.provided import ReferenceBots, packages_in
 from engines.base import (
     CHANCE,
     TERMINAL,
@@ -162,8 +163,9 @@ TITLES = ((20.0, "steady hand"), (30.0, "card sharp"), (40.0, "legend of the tab
 DECLARATION = GameDeclaration(
     game=HighLowGame,
     rating=RatingConstants(draw_probability=0.0),  # never used: a solo season rates nobody
-    reference_bots={"careful": PACKAGES / "careful", "careless": PACKAGES / "careless"},
-    validation_bot="careful",
     score_ladder=ScoreLadder(titles=TITLES, deals=20, forfeit_score=0.0),
     solo_demo=DemoSeason(title="Toy score ladder", players=1, games=20),
+)
+REFERENCE_BOTS = ReferenceBots(
+    game=HighLowGame.info.name, packages=packages_in(PACKAGES, ("careful", "careless")), validation_bot="careful"
 )

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bots.provided import ReferenceBots, packages_in
 from engines.base import (
     TERMINAL,
     Game,
@@ -137,7 +138,7 @@ class TicTacToeGame(Game):
         leaders = [p for p in (0, 1) if points[p] == top]
         return {
             "points": points,
-            "game_wins": list(points),
+            "game_wins": [int(p) for p in points],
             "winner": leaders[0] if len(leaders) == 1 else None,
             "steps": [f"player {p} won {points[p]:g} game(s)" for p in (0, 1)],
         }
@@ -147,8 +148,7 @@ PACKAGES = Path(__file__).resolve().parent / "packages"
 DECLARATION = GameDeclaration(
     game=TicTacToeGame,
     rating=RatingConstants(draw_probability=0.3),
-    reference_bots={"first": PACKAGES / "first", "last": PACKAGES / "last"},
-    validation_bot="first",
     seat_labels=("X", "O"),
     demo=DemoSeason(title="Toy season", players=2, games=2),
 )
+REFERENCE_BOTS = ReferenceBots(game=NAME, packages=packages_in(PACKAGES, ("first", "last")), validation_bot="first")

@@ -38,6 +38,7 @@ from arena.bots.artifacts import TAR_GZ, archive_url, pack_directory, store_arch
 from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from arena.tasking import is_running, send
+from bots.provided import reference
 from engines.teams import GM
 from workers.botpkg import file_sha256
 from workers.referee import TimeControl
@@ -169,8 +170,8 @@ def validation_spec(version: BotVersion, game: str, role: str = "") -> dict[str,
 def reference_archive(game: str) -> tuple[str, Path]:
     """Return (sha256, path) of ``game``'s reference bot packed into the artifact store (packed once)."""
     with tempfile.TemporaryDirectory(prefix="arena-reference-") as work:
-        declared = engines.declaration(game)
-        packed = pack_directory(declared.reference_bots[declared.validation_bot], Path(work) / "reference.tar.gz")
+        provided = reference(game)
+        packed = pack_directory(provided.packages[provided.validation_bot], Path(work) / "reference.tar.gz")
         digest = file_sha256(packed)
         return digest, store_archive(packed, digest, TAR_GZ)
 

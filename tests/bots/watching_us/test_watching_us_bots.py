@@ -16,6 +16,7 @@ import pytest
 
 import engines
 from bots.policy import Policy, load_policy
+from bots.provided import reference
 from bots.watching_us import POLICIES, HeuristicGMPolicy, HeuristicPolicy, RandomPolicy
 from bots.watching_us.heuristic import adversary_cost, decide_gm, hit_distribution, p_hit
 from engines.watching_us.data import MONSTER_BY_NAME
@@ -63,10 +64,11 @@ def test_it_lists_the_three_bots_and_their_packages_roles() -> None:
         toml = tomllib.loads((PACKAGES / folder / "bot.toml").read_text())
         assert (toml["name"], toml.get("roles"), toml["games"]) == (name, roles, ["watching_us"])
     declared = engines.declaration("watching_us")
-    assert set(declared.reference_bots) == {"random", "heuristic", "heuristic_gm"}
-    assert declared.validation_bot == "random"
+    provided = reference("watching_us")
+    assert set(provided.packages) == {"random", "heuristic", "heuristic_gm"}
+    assert provided.validation_bot == "random"
     assert declared.demo is not None
-    assert (declared.demo.bots, declared.demo.gm_bots) == (("random", "heuristic"), ("heuristic_gm",))
+    assert (provided.demo_bots, provided.gm_bots) == (("random", "heuristic"), ("heuristic_gm",))
     # Each bot entered by as many owners as a series has player seats: never one version twice.
     assert declared.demo.owners_per_bot >= declared.demo.players
 

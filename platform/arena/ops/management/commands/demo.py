@@ -39,6 +39,7 @@ from arena.ratings.team_boards import ROLE_BOARDS, builtin_gm, played_with_built
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from arena.series.score_ladder import ladder_rows
+from bots.provided import reference
 from engines import kinds
 from engines.declaration import DemoSeason
 from engines.teams import GM, PLAYER
@@ -55,12 +56,8 @@ class DemoLadder:
 
     @property
     def packages(self) -> list[Path]:
-        chosen = self.demo.bots
-        bots = engines.declaration(self.game).reference_bots
         # A team game's GM bots are entered beside its player bots (the roles come from their bot.toml).
-        return [
-            path for name, path in sorted(bots.items()) if not chosen or name in chosen or name in self.demo.gm_bots
-        ]
+        return reference(self.game).demo_packages()
 
     def bot_name(self, package: Path, suffix: str) -> str:
         return f"{self.demo.bot_prefix}{package.name}{suffix}" if self.demo.bot_prefix else package.name
