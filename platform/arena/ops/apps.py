@@ -4,10 +4,10 @@ from django.apps import AppConfig
 
 
 class OpsConfig(AppConfig):
-    """Running the ladder: the operator's actions and status, the demo and the embedded server (no models).
+    """Running the ladder: the operator's actions, the admin pages and status, the demo and the embedded server.
 
     The top of the platform's layers (tests/arena/test_layers.py): it may use every app, none uses it
-    but the admin pages and the URL routes.
+    but the URL routes. It has no models.
     """
 
     name = "arena.ops"
