@@ -388,7 +388,7 @@ CELERY_BEAT_SCHEDULE = {
     # platform worker died mid-drain): arena/ratings/inflow.py.
     "drain-results": {"task": "arena.drain_results", "schedule": envint("ARENA_DRAIN_INTERVAL_S", "5")},
     "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
-    # Done series summed into the bot pages' head-to-head records (arena/series/pairings.py); until
+    # Done series summed into the bot pages' head-to-head records (arena/series/head_to_head.py); until
     # then a page counts them from their seats, so this only keeps pages fast, never right.
     "fold-pair-records": {"task": "arena.fold_pair_records", "schedule": envint("ARENA_FOLD_INTERVAL_S", "10")},
 }

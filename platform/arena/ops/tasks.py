@@ -11,7 +11,7 @@ from django.conf import settings
 from arena import tasking
 from arena.matchmaking.inventory import resend_lost
 from arena.matchmaking.scheduling import sweep_overdue, top_up
-from arena.series.pairings import fold_all
+from arena.series.head_to_head import fold_all
 
 logger = logging.getLogger(__name__)
 
