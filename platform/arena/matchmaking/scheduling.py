@@ -374,11 +374,11 @@ def schedule_solo(season: Season, slots: int, version_ids: list[int] | None = No
 
 
 def schedule_new_version(sender: Any, version: BotVersion, **kwargs: Any) -> list[Series]:
-    """Receiver of ``version_activated``: queue the new version's series in each running solo season it entered.
+    """Queue the new version's series in each running solo season it entered; return them.
 
-    Connected after the receiver that enters it into seasons
-    (arena.ratings.receivers), so its entries exist; the rated seasons pair it
-    at the next beat, as ever.
+    A step of ``version_activated`` (arena/ops/receivers.py), called after the
+    version was entered into its seasons (arena.ratings.receivers), so its
+    entries exist; the rated seasons pair it at the next beat.
     """
     seasons = Season.objects.filter(
         status=Season.Status.RUNNING, players_per_series=1, entries__version=version, entries__active=True

@@ -16,11 +16,11 @@ class OpsConfig(AppConfig):
 
     def ready(self) -> None:
         from arena.bots import signals
-        from arena.matchmaking.scheduling import schedule_new_version
+        from arena.ops.receivers import follow_activation
         from arena.ops.tasks import request_top_up
         from arena.ratings.signals import series_recorded
 
-        # After arena.ratings (earlier in INSTALLED_APPS) connected the receiver that enters seasons.
-        signals.version_activated.connect(schedule_new_version, dispatch_uid="arena.ops.schedule_new_version")
+        # One receiver calls the steps in their order (arena/ops/receivers.py), whatever INSTALLED_APPS says.
+        signals.version_activated.connect(follow_activation, dispatch_uid="arena.ops.follow_activation")
         # A worker that finished a series finds the next one queued without waiting for the beat.
         series_recorded.connect(request_top_up, dispatch_uid="arena.ops.request_top_up")
