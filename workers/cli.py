@@ -29,9 +29,10 @@ import trueskill
 from tqdm import tqdm
 
 import engines
+from engines.declaration import MU, SIGMA
 from engines.teams import GM, LOSS, PLAYER, WIN, series_result, series_sides
 from engines.text import format_points, format_series, render_table
-from workers import apiclient, rating_constants
+from workers import apiclient
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, reason_words, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
@@ -43,10 +44,10 @@ EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 LOG_PREVIEW_LINES = 20
 
-# TrueSkill for the local round robin: the platform's constants (workers/rating_constants.py);
-# β, τ and the draw probability are the game's own (its declaration).
-TRUESKILL_MU = rating_constants.MU
-TRUESKILL_SIGMA = rating_constants.SIGMA
+# TrueSkill for the local round robin: the platform's scale (engines/declaration.py);
+# β, τ and the draw probability are the game's own (its declaration), as a season's.
+TRUESKILL_MU = MU
+TRUESKILL_SIGMA = SIGMA
 
 NO_SANDBOX_WARNING = """\
 WARNING: --no-sandbox: the bots run as ordinary processes with YOUR privileges.
@@ -474,13 +475,14 @@ class Standing:
 
 
 def trueskill_environment(game: str) -> trueskill.TrueSkill:
-    """Return the TrueSkill environment of a local round robin of ``game`` (workers/rating_constants.py)."""
+    """Return the TrueSkill environment of a local round robin of ``game``: its declaration's constants."""
+    rating = engines.declaration(game).rating
     return trueskill.TrueSkill(
         mu=TRUESKILL_MU,
         sigma=TRUESKILL_SIGMA,
-        beta=rating_constants.for_game(game).beta,
-        tau=rating_constants.for_game(game).tau,
-        draw_probability=rating_constants.for_game(game).draw_probability,
+        beta=rating.beta,
+        tau=rating.tau,
+        draw_probability=rating.draw_probability,
     )
 
 
@@ -605,9 +607,9 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
             "trueskill": {
                 "mu": TRUESKILL_MU,
                 "sigma": TRUESKILL_SIGMA,
-                "beta": rating_constants.for_game(args.game).beta,
-                "tau": rating_constants.for_game(args.game).tau,
-                "draw_probability": rating_constants.for_game(args.game).draw_probability,
+                "beta": engines.declaration(args.game).rating.beta,
+                "tau": engines.declaration(args.game).rating.tau,
+                "draw_probability": engines.declaration(args.game).rating.draw_probability,
             },
             "series": results,
             "standings": [s.to_json() for s in ranked(standings)],

@@ -55,7 +55,6 @@ from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import PendingResult, Series, SeriesSeat, SeriesState
 from arena.tasking import broker_redis, is_running, send
 from engines.teams import GM, PLAYER
-from workers import rating_constants
 from workers.tasks import run_series_task
 
 logger = logging.getLogger(__name__)
@@ -164,9 +163,7 @@ def schedule_round(
         return []
     if season.is_solo:
         return schedule_solo(season, slots)
-    policy = policy or MatchmakingPolicy(
-        group_size=season.players_per_series, beta=rating_constants.for_game(season.game).beta
-    )
+    policy = policy or MatchmakingPolicy(group_size=season.players_per_series, beta=season_parameters(season).beta)
     rng = rng or random.Random()
     created = []
     with transaction.atomic():

@@ -65,8 +65,8 @@ from arena.ratings.signals import series_recorded
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from engines import teams
+from engines.declaration import MU, SIGMA, RatingConstants
 from engines.teams import GM, PLAYER
-from workers import rating_constants
 
 logger = logging.getLogger(__name__)
 
@@ -86,12 +86,23 @@ BATCH_SIZE = 500
 RECORDABLE = (SeriesState.QUEUED, SeriesState.RUNNING, SeriesState.FAILED)
 
 
+#: The rating constants of a season whose game this installation no longer registers.
+UNREGISTERED_GAME_RATING = RatingConstants(draw_probability=0.10)
+
+
 def season_parameters(season: Season) -> TrueSkillParameters:
-    """Return the TrueSkill constants of ``season``: its game's declaration, as a local round robin's."""
-    declared = rating_constants.for_game(season.game)
+    """Return the TrueSkill constants of ``season``: its game's declaration, as a local round robin's.
+
+    The one road from a season to its constants: every platform reader calls
+    this, and the local round robin (workers/cli.py) reads the same declaration.
+    """
+    try:
+        declared = engines.declaration(season.game).rating
+    except engines.UnknownGameError:
+        declared = UNREGISTERED_GAME_RATING
     return TrueSkillParameters(
-        mu=rating_constants.MU,
-        sigma=rating_constants.SIGMA,
+        mu=MU,
+        sigma=SIGMA,
         beta=declared.beta,
         tau=declared.tau,
         draw_probability=declared.draw_probability,
