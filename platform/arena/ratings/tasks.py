@@ -7,7 +7,6 @@ from typing import Any
 
 import redis
 from celery import current_app, shared_task
-from django.db import InterfaceError, OperationalError
 
 from arena import tasking
 from arena.ratings import inflow, recording
@@ -15,17 +14,9 @@ from arena.ratings.recording import apply_all_pending
 
 logger = logging.getLogger(__name__)
 
-#: A result that meets the database down (a restart, a failover) waits and tries again, for about
-#: half an hour; it is never dropped on the first error.
-DATABASE_DOWN = (OSError, OperationalError, InterfaceError)
-
-
 @shared_task(
     name="arena.record_series_result",
-    autoretry_for=DATABASE_DOWN,
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=40,
+    **tasking.RETRY_WHILE_THE_DATABASE_IS_DOWN,
 )
 def record_series_result_task(outcome: dict[str, Any]) -> bool:
     """Take a match worker's ``{"series_id", "result"}`` exactly once; False if it was already taken.
@@ -58,10 +49,7 @@ def apply_pending_results_task() -> int:
 
 @shared_task(
     name="arena.drain_results",
-    autoretry_for=DATABASE_DOWN,
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=40,
+    **tasking.RETRY_WHILE_THE_DATABASE_IS_DOWN,
 )
 def drain_results_task() -> int:
     """Record the results waiting in the match workers' stream (arena.ratings.inflow); return how many were new.
