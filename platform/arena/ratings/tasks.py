@@ -14,6 +14,7 @@ from arena.ratings.recording import apply_all_pending
 
 logger = logging.getLogger(__name__)
 
+
 @shared_task(
     name="arena.record_series_result",
     **tasking.RETRY_WHILE_THE_DATABASE_IS_DOWN,
