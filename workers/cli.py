@@ -186,6 +186,20 @@ def _add_series_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
 
+def players_by_game() -> str:
+    """Return how many bots each registered game seats, as the help says it: "2 for a, 2 to 6 for b"."""
+    parts = []
+    for name in engines.names():
+        info = engines.declaration(name).game.info
+        players = (
+            str(info.min_players)
+            if info.min_players == info.max_players
+            else f"{info.min_players} to {info.max_players}"
+        )
+        parts.append(f"{players} for {name}")
+    return ", ".join(parts)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for ``arena``."""
     parser = argparse.ArgumentParser(
@@ -197,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play one series between bots",
-        description="Play one series between bots (two for watch, 2 to 6 for watch_race): each game and the score.",
+        description=f"Play one series between bots ({players_by_game()}): each game and the score.",
     )
     _add_series_flags(play)
     play.set_defaults(command_parser=play)
@@ -227,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=1,
         metavar="R",
-        help="series per pair of bots (default 1; who starts as White alternates by round)",
+        help="series per pair of bots (default 1; who starts alternates by round)",
     )
     roundrobin.add_argument("--quiet", action="store_true", help="no progress bar")
     apiclient.add_commands(commands)  # upload, status: the platform's API (workers/apiclient.py)

@@ -33,7 +33,12 @@ DECLARATION = GameDeclaration(
     policies="bots.watch",
     format_series=text.format_series,
     name_step=name_players,
-    viewer=Viewer(frames=viewer.frames, board=viewer.board, script=Path(__file__).parent / "static" / "viewer.js"),
+    viewer=Viewer(
+        frames=viewer.frames,
+        board=viewer.board,
+        script=Path(__file__).parent / "static" / "viewer.js",
+        style=Path(__file__).parent / "static" / "viewer.css",
+    ),
     demo=DemoSeason(title="Demo season", players=2, games=2),
     flagship=True,
 )
