@@ -16,10 +16,10 @@ by default). It pins itself to one core and prints Markdown tables:
 * the cost of one match-quality evaluation in the closed form the matchmaker
   uses, beside ``trueskill.quality_1vs1`` from the package, which it equals.
 
-The issue's goal is under 100 ms a round. On these shared 2-core machines
-times drift by a factor of two from one minute to the next (CPU time as much as
-wall time: the other core's load slows this one); read the ratio to the
-yardstick first. Figures and the command are recorded in docs/benchmarks.md.
+The goal is under 100 ms a round. On a shared 2-core machine times drift
+by a factor of two from one minute to the next (CPU time as much as wall
+time: the other core's load slows this one); read the ratio to the yardstick
+first. Figures and the command are recorded in docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -24,9 +24,8 @@ long run. Then it times
 :func:`arena.ratings.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
-The issue's goal is 1,000 series results a second on these shared 2-core
-machines (PostgreSQL on the same machine, sharing its cores). Prints Markdown
-tables.
+The goal is 1,000 series results a second on a shared 2-core machine
+(PostgreSQL on the same machine, sharing its cores). Prints Markdown tables.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ How many series to create is :func:`top_up`'s: with a broker it keeps the
 series queued or running at a target depth derived from the match workers'
 capacity and shares the free slots fairly between the running seasons
 (arena/matchmaking/pace.py); where the capacity cannot be known (no broker:
-the embedded default) the beat's fixed slots per season apply, as ever.
+the embedded default) the beat's fixed slots per season apply.
 """
 
 from __future__ import annotations

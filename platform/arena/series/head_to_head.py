@@ -134,7 +134,7 @@ def records_of(bot_id: int, limit: int | None = None) -> list[OpponentRecord]:
 
 
 def _compact(sql: str) -> str:
-    """``sql`` on one line: psycopg parses a statement once only when it is short (4 kB), 2.6 ms each time else."""
+    """``sql`` on one line: psycopg parses a short statement once and a long one every time (docs/benchmarks.md)."""
     return " ".join(sql.split())
 
 
