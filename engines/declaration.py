@@ -41,7 +41,7 @@ __all__ = [
     "one_game_per_player",
 ]
 
-#: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (workers/rating_constants.py uses these).
+#: TrueSkill's scale, the same for every game: μ 25, σ μ/3, β σ/2 (a season's and a local round robin's).
 MU = 25.0
 SIGMA = MU / 3
 BETA = SIGMA / 2

@@ -196,7 +196,7 @@ class BotCgroup:
 
     # -- freezing -----------------------------------------------------------------
     # A bot off turn is stopped with SIGSTOP sent to every process in its
-    # cgroup; a v1 kernel freezer round trip measured about twice as slow here.
+    # cgroup, which is cheaper than a v1 kernel freezer round trip (docs/benchmarks.md).
     # After the signals the referee waits until the targets really are stopped
     # (so a fork they were in the middle of has finished and its child is in
     # the member list), then re-reads the members. If processes keep appearing

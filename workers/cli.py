@@ -29,9 +29,10 @@ import trueskill
 from tqdm import tqdm
 
 import engines
+from engines.declaration import MU, SIGMA
 from engines.result import game_records
 from engines.text import format_points, format_series, render_table
-from workers import apiclient, rating_constants
+from workers import apiclient
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
 from workers.referee import SandboxFailure, SeriesSpec, TimeControl, reason_words, run_series, write_replay
 from workers.sandbox import Limits, SandboxError
@@ -43,10 +44,10 @@ EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 LOG_PREVIEW_LINES = 20
 
-# TrueSkill for the local round robin: the platform's constants (workers/rating_constants.py);
-# β, τ and the draw probability are the game's own (its declaration).
-TRUESKILL_MU = rating_constants.MU
-TRUESKILL_SIGMA = rating_constants.SIGMA
+# TrueSkill for the local round robin: the platform's scale (engines/declaration.py);
+# β, τ and the draw probability are the game's own (its declaration), as a season's.
+TRUESKILL_MU = MU
+TRUESKILL_SIGMA = SIGMA
 
 NO_SANDBOX_WARNING = """\
 WARNING: --no-sandbox: the bots run as ordinary processes with YOUR privileges.
@@ -183,6 +184,20 @@ def _add_series_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
 
+def players_by_game() -> str:
+    """Return how many bots each registered game seats, as the help says it: "2 for a, 2 to 6 for b"."""
+    parts = []
+    for name in engines.names():
+        info = engines.declaration(name).game.info
+        players = (
+            str(info.min_players)
+            if info.min_players == info.max_players
+            else f"{info.min_players} to {info.max_players}"
+        )
+        parts.append(f"{players} for {name}")
+    return ", ".join(parts)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for ``arena``."""
     parser = argparse.ArgumentParser(
@@ -194,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play one series between bots",
-        description="Play one series between bots (two for watch, 2 to 6 for watch_race): each game and the score.",
+        description=f"Play one series between bots ({players_by_game()}): each game and the score.",
     )
     _add_series_flags(play)
     play.set_defaults(command_parser=play)
@@ -224,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=1,
         metavar="R",
-        help="series per pair of bots (default 1; who starts as White alternates by round)",
+        help="series per pair of bots (default 1; who starts alternates by round)",
     )
     roundrobin.add_argument("--quiet", action="store_true", help="no progress bar")
     apiclient.add_commands(commands)  # upload, status: the platform's API (workers/apiclient.py)
@@ -451,13 +466,14 @@ class Standing:
 
 
 def trueskill_environment(game: str) -> trueskill.TrueSkill:
-    """Return the TrueSkill environment of a local round robin of ``game`` (workers/rating_constants.py)."""
+    """Return the TrueSkill environment of a local round robin of ``game``: its declaration's constants."""
+    rating = engines.declaration(game).rating
     return trueskill.TrueSkill(
         mu=TRUESKILL_MU,
         sigma=TRUESKILL_SIGMA,
-        beta=rating_constants.for_game(game).beta,
-        tau=rating_constants.for_game(game).tau,
-        draw_probability=rating_constants.for_game(game).draw_probability,
+        beta=rating.beta,
+        tau=rating.tau,
+        draw_probability=rating.draw_probability,
     )
 
 
@@ -580,9 +596,9 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
             "trueskill": {
                 "mu": TRUESKILL_MU,
                 "sigma": TRUESKILL_SIGMA,
-                "beta": rating_constants.for_game(args.game).beta,
-                "tau": rating_constants.for_game(args.game).tau,
-                "draw_probability": rating_constants.for_game(args.game).draw_probability,
+                "beta": engines.declaration(args.game).rating.beta,
+                "tau": engines.declaration(args.game).rating.tau,
+                "draw_probability": engines.declaration(args.game).rating.draw_probability,
             },
             "series": results,
             "standings": [s.to_json() for s in ranked(standings)],

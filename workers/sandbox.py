@@ -63,7 +63,7 @@ STARTED_MARKER = b"arena: bot started\n"
 #: Runs a Python bot's entry file as ``python3 FILE`` would, in a fresh ``__main__`` module, after
 #: putting the bot's directory and the Arena runtime on ``sys.path``. It is written out rather
 #: than calling ``runpy.run_path``, which imports ``pkgutil`` and with it ``typing``, ``re`` and
-#: ``enum``: 9 ms of every sandboxed start (docs/benchmarks.md). ``exit`` and ``quit`` are what
+#: ``enum``, a share of every sandboxed start (docs/benchmarks.md). ``exit`` and ``quit`` are what
 #: the ``site`` module (not loaded: ``-S``) would have made of them.
 PYTHON_LAUNCHER = (
     f"import builtins, posix, sys; posix.write(2, {STARTED_MARKER!r}); "
@@ -82,7 +82,7 @@ def python_bot_command(entry: str) -> list[str]:
     The environment stays empty, so instead of PYTHONPATH a short launcher
     puts the bot's directory and the Arena runtime on ``sys.path``. ``-S``:
     no ``site`` module, whose only work here would be a site-packages the
-    sandbox hides and the distribution's ``sitecustomize`` (1.4 ms a start).
+    sandbox hides and the distribution's ``sitecustomize`` (time at every start: docs/benchmarks.md).
     """
     return [BOT_PYTHON, "-B", "-S", "-c", PYTHON_LAUNCHER, f"{BOT_DIR}/{entry}"]
 
@@ -113,7 +113,7 @@ RUNTIME_PATH = "/usr/bin:/bin"
 #: time, forks, load, locks, interrupts...): each becomes an empty file, so that one bot cannot
 #: signal to the other through them. Directories likewise become empty.
 #: (Files only root can read, and ones that never change, like modules or partitions, need no mask:
-#: every mask costs about 0.1 ms at each bot's start.)
+#: every mask is one more mount at each bot's start.)
 PROC_MASKED_FILES = (
     "meminfo", "stat", "loadavg", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "swaps",
     "diskstats", "interrupts", "softirqs", "schedstat", "sched_debug", "locks", "uptime", "key-users",
@@ -425,7 +425,7 @@ def precompile(runtime: Path) -> None:
 
     The sandbox's ``/arena`` is read-only and bots run with ``-B``: without
     these ``.pyc`` files every bot compiled the SDK and what it imports from
-    source, about 10 ms of its start-up (docs/benchmarks.md). They are checked
+    source, a share of its start-up (docs/benchmarks.md). They are checked
     by nothing but their hash (``unchecked-hash``): the copy never changes, so
     no bot stats every source file either. Our own code only; a bot's package
     is never compiled outside the sandbox. Best effort: without the
@@ -494,7 +494,7 @@ def stage_system(target: Path, runtime: Runtime) -> bool:
     """Lay the bots' runtime out under ``target`` (``usr/``, ``etc/``...) as hard links to the host's files.
 
     bubblewrap then mounts two or three directories instead of one bind per
-    file: about 5 ms less for every bot started. The links are the host's
+    file, which shortens every bot's start (docs/benchmarks.md). The links are the host's
     inodes (nothing is copied, nothing can change: the mounts are read-only).
     Where the host refuses (another file system, protected hard links for a
     user who does not own the files), nothing is left and the sandbox binds
@@ -871,8 +871,8 @@ class NetnsPool:
 
     A namespace per bot is the network layer (nothing to connect to, not even a
     loopback that is up), but creating one for a process in a fresh cgroup and
-    destroying it when the bot exits costs about 11 ms of a bot's start on this
-    kernel (docs/benchmarks.md). So a worker keeps the namespaces it made, as
+    destroying it when the bot exits is the largest single cost of a bot's start
+    (docs/benchmarks.md). So a worker keeps the namespaces it made, as
     open descriptors, and hands a free one to the next bot, which enters it
     before bubblewrap starts (``setns``, as root). A namespace is given back
     only when every process of its bot has exited (its cgroup could be removed)
@@ -940,7 +940,7 @@ def netns_sockets(fd: int) -> int | None:
 
     Read as ``sockets: used`` of its ``/proc/net/sockstat``: the calling thread
     enters the namespace (``setns`` moves only the calling thread) and comes
-    back at once; about 60 µs. A thread that cannot come back is an error.
+    back at once. A thread that cannot come back is an error.
     """
     own = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
     try:

@@ -126,13 +126,19 @@ def spec_from_json(spec: dict[str, Any]) -> SeriesSpec:
     )
 
 
+def retry_when_the_sandbox_fails(*errors: type[Exception]) -> dict[str, Any]:
+    """Return Celery's options to retry ``errors`` (a sandbox that could not start, an archive not fetched).
+
+    Five tries more, the first after about 5 s, backing off to 5 minutes apart: a
+    passing failure of the machine heals in that time, a lasting one is reported.
+    """
+    return {"autoretry_for": errors, "retry_backoff": 5, "retry_backoff_max": 300, "max_retries": 5}
+
+
 @shared_task(
     name="arena.run_series",
     bind=True,
-    autoretry_for=(SandboxFailure, ArtifactError),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
+    **retry_when_the_sandbox_fails(SandboxFailure, ArtifactError),
 )
 def run_series_task(self: Any, spec: dict[str, Any]) -> dict[str, Any]:
     """Run the series ``spec`` describes; return ``{"series_id", "result"}`` (the result holds the replay).

@@ -241,8 +241,8 @@ ARENA_STATEMENT_TIMEOUT_S = (
 ARENA_WEB_DB_DEADLINE_S = 2 * ARENA_WEB_STATEMENT_TIMEOUT_S if ARENA_PROCESS_ROLE == "web" else 0
 #: /ops/metrics gives up on the database after this long and reports it down with the rest of its figures.
 ARENA_METRICS_DB_TIMEOUT_S = envint("ARENA_METRICS_DB_TIMEOUT_S", "3", minimum=1)
-# Keep a web process's database connection between requests (opening one cost 7 ms a
-# request in the web load benchmark); checked before reuse, so a restarted server is survived.
+# Keep a web process's database connection between requests (opening one is a large share of a
+# request: docs/benchmarks.md, "Web load"); checked before reuse, so a restarted server is survived.
 for _alias, _database in DATABASES.items():
     DATABASES[_alias] = _database = with_timeouts(_database, ARENA_DB_CONNECT_TIMEOUT_S, ARENA_STATEMENT_TIMEOUT_S)
     _database["CONN_MAX_AGE"] = envint("ARENA_DB_CONN_MAX_AGE", "60")
@@ -388,7 +388,7 @@ CELERY_BEAT_SCHEDULE = {
     # platform worker died mid-drain): arena/ratings/inflow.py.
     "drain-results": {"task": "arena.drain_results", "schedule": envint("ARENA_DRAIN_INTERVAL_S", "5")},
     "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
-    # Done series summed into the bot pages' head-to-head records (arena/series/pairings.py); until
+    # Done series summed into the bot pages' head-to-head records (arena/series/head_to_head.py); until
     # then a page counts them from their seats, so this only keeps pages fast, never right.
     "fold-pair-records": {"task": "arena.fold_pair_records", "schedule": envint("ARENA_FOLD_INTERVAL_S", "10")},
 }

@@ -1,4 +1,4 @@
-"""How the platform queues a Celery task: to the broker, to the embedded ladder's pool, or at once.
+"""How the platform queues a Celery task (to the broker, to the embedded ladder's pool, or at once) and retries it.
 
 Below every app: bots, seasons, series, ratings and matchmaking all send tasks
 through :func:`send`, and this module imports none of them. The embedded
@@ -9,6 +9,21 @@ runs; :func:`send` then hands it the task instead of Celery.
 from __future__ import annotations
 
 from typing import Any, Protocol
+
+from django.db import InterfaceError, OperationalError
+
+#: The database down (a restart, a failover), as a task meets it.
+DATABASE_DOWN = (OSError, OperationalError, InterfaceError)
+
+#: Celery's options for a task that writes what must not be lost (a result, a validation): one
+#: that meets the database down waits and tries again, for about half an hour, never dropping
+#: its work on the first error.
+RETRY_WHILE_THE_DATABASE_IS_DOWN: dict[str, Any] = {
+    "autoretry_for": DATABASE_DOWN,
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "max_retries": 40,
+}
 
 
 class Pool(Protocol):

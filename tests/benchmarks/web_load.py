@@ -754,7 +754,7 @@ def seed(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     """Migrate, play the documents and load everything; print how long each step took; return the sampled ids."""
     from django.core.management import call_command
 
-    from arena.series.pairings import fold_all
+    from arena.series.head_to_head import fold_all
 
     started = time.perf_counter()
     call_command("migrate", verbosity=0)
@@ -769,7 +769,7 @@ def seed(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     )
     ids = seed_database(database_url, args, documents)
     loaded = time.perf_counter()
-    # What the beat would have done as the series were recorded (arena/series/pairings.py).
+    # What the beat would have done as the series were recorded (arena/series/head_to_head.py).
     fold_all(limit=FOLD_SEEDED)
     folded = time.perf_counter()
     reset_sequences_and_analyze(database_url)

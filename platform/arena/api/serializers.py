@@ -336,8 +336,8 @@ class SeriesDetailSerializer(SeriesSerializer):
     @extend_schema_field(
         serializers.DictField(
             allow_null=True,
-            help_text="the result document's score (Watch: points, white_totals, black_totals, game_wins, "
-            "winner, forfeits, steps with 'player N' meaning seat N); null until recorded",
+            help_text="the result document's score (points, game_wins, winner, forfeits, steps with 'player N' "
+            "meaning seat N, and any totals of the game's own); null until recorded",
         )
     )
     def get_score(self, series: Series) -> dict[str, Any] | None:

@@ -9,8 +9,9 @@ through :func:`arena.bots.submissions.mark_validation_result`.
 
 ``version_activated(version, retired)``: a version passed validation and is
 its bot's active version; ``retired`` lists the versions it replaced (its
-predecessor among them when that was active). Ratings seed the new version
-from ``version.earlier_versions()``; matchmaking enters it into seasons.
+predecessor among them when that was active). ``arena.ops`` connects the one
+receiver (arena/ops/receivers.py) that enters it into seasons with a seeded
+rating, then queues its series in the solo seasons it entered.
 """
 
 from __future__ import annotations

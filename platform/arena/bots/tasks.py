@@ -6,19 +6,16 @@ from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from arena.bots.validation import ReferenceBotFailure
-from arena.tasking import send
+from arena.tasking import RETRY_WHILE_THE_DATABASE_IS_DOWN, send
 from workers.referee import SandboxFailure
+from workers.tasks import retry_when_the_sandbox_fails
 
 
 @shared_task(
     name="arena.validate_version",
-    autoretry_for=(SandboxFailure, ReferenceBotFailure),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
+    **retry_when_the_sandbox_fails(SandboxFailure, ReferenceBotFailure),
 )
 def validate_version_task(version_id: int) -> str:
     """Send version ``version_id``'s validation series to the match workers; return its status (final in-process)."""
@@ -29,10 +26,7 @@ def validate_version_task(version_id: int) -> str:
 
 @shared_task(
     name="arena.record_validation",
-    autoretry_for=(OSError, OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=40,
+    **RETRY_WHILE_THE_DATABASE_IS_DOWN,
 )
 def record_validation_task(outcome: dict[str, Any]) -> str:
     """Record one game's validation series result from a match worker; return the version's status."""

@@ -25,7 +25,7 @@ How many series to create is :func:`top_up`'s: with a broker it keeps the
 series queued or running at a target depth derived from the match workers'
 capacity and shares the free slots fairly between the running seasons
 (arena/matchmaking/pace.py); where the capacity cannot be known (no broker:
-the embedded default) the beat's fixed slots per season apply, as ever.
+the embedded default) the beat's fixed slots per season apply.
 """
 
 from __future__ import annotations
@@ -56,7 +56,6 @@ from arena.series.models import PendingResult, Series, SeriesSeat, SeriesState
 from arena.tasking import broker_redis, is_running, send
 from engines import kinds
 from engines.teams import GM, PLAYER
-from workers import rating_constants
 from workers.tasks import run_series_task
 
 logger = logging.getLogger(__name__)
@@ -170,9 +169,7 @@ def schedule_groups(
     season: Season, slots: int, policy: MatchmakingPolicy | None, rng: random.Random | None
 ) -> list[Series]:
     """Create up to ``slots`` series of a rated ``season``, its versions grouped as its kind groups them."""
-    policy = policy or MatchmakingPolicy(
-        group_size=season.players_per_series, beta=rating_constants.for_game(season.game).beta
-    )
+    policy = policy or MatchmakingPolicy(group_size=season.players_per_series, beta=season_parameters(season).beta)
     rng = rng or random.Random()
     created = []
     with transaction.atomic():
@@ -382,11 +379,11 @@ def schedule_solo(season: Season, slots: int, version_ids: list[int] | None = No
 
 
 def schedule_new_version(sender: Any, version: BotVersion, **kwargs: Any) -> list[Series]:
-    """Receiver of ``version_activated``: queue the new version's series in each running solo season it entered.
+    """Queue the new version's series in each running solo season it entered; return them.
 
-    Connected after the receiver that enters it into seasons
-    (arena.ratings.receivers), so its entries exist; the rated seasons pair it
-    at the next beat, as ever.
+    A step of ``version_activated`` (arena/ops/receivers.py), called after the
+    version was entered into its seasons (arena.ratings.receivers), so its
+    entries exist; the rated seasons pair it at the next beat.
     """
     seasons = Season.objects.filter(
         status=Season.Status.RUNNING, players_per_series=1, entries__version=version, entries__active=True

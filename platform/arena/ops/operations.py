@@ -3,7 +3,7 @@
 Each function takes the object and plain data, locks the rows it changes in
 the same order the recorder does (season, then series; bot, then version),
 and raises :class:`OperationError` with what to do instead when the action
-does not apply. The admin (arena.*.admin) and any command call these, so the
+does not apply. The admin (arena.ops.admin) and any command call these, so the
 rules live here once and are tested without a browser.
 
 Choices worth knowing:

@@ -11,7 +11,7 @@ from django.conf import settings
 from arena import tasking
 from arena.matchmaking.inventory import resend_lost
 from arena.matchmaking.scheduling import sweep_overdue, top_up
-from arena.series.pairings import fold_all
+from arena.series.head_to_head import fold_all
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ def matchmake_task(slots_per_season: int = 4) -> int:
     With a broker the series queued or running are kept at the target depth the
     match workers' records give (arena/matchmaking/pace.py); where that cannot
     be known (no broker: the embedded default) each running season gets up to
-    ``slots_per_season`` new series, as ever.
+    ``slots_per_season`` new series.
     """
     return top_up(slots_per_season, settings.ARENA_MATCHMAKER_DEPTH_PER_PROCESS)
 
@@ -50,7 +50,7 @@ def top_up_task() -> int:
 def request_top_up(sender: Any = None, **kwargs: Any) -> bool:
     """Receiver of ``series_recorded``: queue one top-up unless one is queued already; True if it queued one.
 
-    Only with a broker and the pace on: the embedded default tops up at the beat only, as ever.
+    Only with a broker and the pace on: the embedded default tops up at the beat only.
     """
     if settings.ARENA_MATCHMAKER_DEPTH_PER_PROCESS < 1:
         return False

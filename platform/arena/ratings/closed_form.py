@@ -1,4 +1,6 @@
-"""Two-player TrueSkill in closed form: the trueskill package's ``rate_1vs1``, 60 to 100 times faster.
+"""Two-player TrueSkill in closed form: the trueskill package's ``rate_1vs1`` without its factor graph.
+
+The same numbers at a fraction of the cost (docs/benchmarks.md, "Ratings: recomputing a season").
 
 For two players the package's factor graph has a closed form (Herbrich, Minka and Graepel,
 "TrueSkill(TM): A Bayesian Skill Rating System", 2006). With the winner first (either player

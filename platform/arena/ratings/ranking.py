@@ -1,7 +1,7 @@
 """Rate one series of any number of seats from its ranking: the single step every rating update makes.
 
 Two seats use the closed form of :mod:`arena.ratings.closed_form` (the
-package's ``rate_1vs1`` within 1e-9, 60 to 100 times faster). More seats use
+package's ``rate_1vs1`` within 1e-9, and much faster: docs/benchmarks.md). More seats use
 the trueskill package's own factor graph (``TrueSkill.rate`` with ``ranks``,
 ties sharing a rank) in the season's environment with the built-in backend.
 

@@ -37,7 +37,7 @@ from arena.seasons.models import Season, SeasonEntry
 
 
 def enter_seasons(sender: Any, version: BotVersion, retired: Iterable[BotVersion] = (), **kwargs: Any) -> list[Season]:
-    """Receiver of ``version_activated``: enter ``version`` where ``retired`` played; return the seasons entered."""
+    """Enter ``version`` where ``retired`` played; return the seasons entered (a step of arena/ops/receivers.py)."""
     retired_ids = [v.pk for v in retired]
     seasons = list(
         Season.objects.filter(entries__version_id__in=retired_ids, entries__active=True)

@@ -8,7 +8,16 @@ applied, by the series' ``done`` state. Then it applies the season's inbox
 (:func:`apply_pending`): whoever holds the season row's lock takes every
 pending result of the season, oldest first, applies them in one transaction
 (bulk inserts and bulk updates, a handful of statements per batch instead of
-a dozen per result) and deletes them.
+a dozen per result) and deletes them. Every delivery by task takes this road,
+in process (the embedded default, tests) as with a broker.
+
+A drain of the match workers' results stream (arena.ratings.inflow) records
+its batch with :func:`record_many` instead, on the same lock and inbox: it
+applies each season's share at once when the lock is free, skipping the
+inbox's insert, delete and second parse, and puts it in the inbox otherwise.
+A single delivery does not skip the inbox: its insert is what refuses a
+second delivery of a result still waiting there, so the first delivery wins
+and the task can say whether it brought the result.
 
 Only one transaction at a time holds a season's lock (``FOR NO KEY UPDATE``
 on the season row, as the matchmaker and the seeding of new versions take
@@ -45,7 +54,6 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
@@ -65,19 +73,14 @@ from arena.ratings.signals import series_recorded
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from engines import kinds, teams
+from engines.declaration import MU, SIGMA, RatingConstants
 from engines.result import game_records
 from engines.teams import GM, PLAYER
-from workers import rating_constants
 
 logger = logging.getLogger(__name__)
 
 #: A version's rating counts as provisional until it has played this many series.
 PROVISIONAL_SERIES = 10
-#: A delivery queues the apply of its season's inbox this long after it (production, with a
-#: broker): results arriving meanwhile join the same batch.
-APPLY_DELAY_S = 0.2
-#: How long the "apply queued" mark lives if its apply is lost.
-APPLY_MARK_TTL_S = 10
 #: Inserts of at least this many rows go by COPY on PostgreSQL.
 COPY_FROM_ROWS = 20
 #: Results applied in one transaction at most; the rest wait for the next batch.
@@ -87,12 +90,23 @@ BATCH_SIZE = 500
 RECORDABLE = (SeriesState.QUEUED, SeriesState.RUNNING, SeriesState.FAILED)
 
 
+#: The rating constants of a season whose game this installation no longer registers.
+UNREGISTERED_GAME_RATING = RatingConstants(draw_probability=0.10)
+
+
 def season_parameters(season: Season) -> TrueSkillParameters:
-    """Return the TrueSkill constants of ``season``: its game's declaration, as a local round robin's."""
-    declared = rating_constants.for_game(season.game)
+    """Return the TrueSkill constants of ``season``: its game's declaration, as a local round robin's.
+
+    The one road from a season to its constants: every platform reader calls
+    this, and the local round robin (workers/cli.py) reads the same declaration.
+    """
+    try:
+        declared = engines.declaration(season.game).rating
+    except engines.UnknownGameError:
+        declared = UNREGISTERED_GAME_RATING
     return TrueSkillParameters(
-        mu=rating_constants.MU,
-        sigma=rating_constants.SIGMA,
+        mu=MU,
+        sigma=SIGMA,
         beta=declared.beta,
         tau=declared.tau,
         draw_probability=declared.draw_probability,
@@ -118,42 +132,6 @@ def record_series_result(series_id: int, document: dict[str, Any]) -> bool:
         return False
     apply_pending(season_id)
     return True
-
-
-def deliver_series_result(series_id: int, document: dict[str, Any], schedule: Callable[[int], None]) -> bool:
-    """Put a result in its season's inbox and have the inbox applied soon by ``schedule(season_id)``.
-
-    What the platform worker's task does with a broker: the delivery is one
-    insert, and ``schedule`` queues one apply per season at a time (see
-    :func:`claim_apply`), so under load every application is a batch.
-    Returns like :func:`record_series_result`.
-    """
-    season_id = _deliver(series_id, document)
-    if season_id is None:
-        if not Series.objects.filter(pk=series_id).exists():
-            raise Series.DoesNotExist(f"there is no series {series_id}")
-        return False
-    if claim_apply(season_id):
-        schedule(season_id)
-    return True
-
-
-def claim_apply(season_id: int) -> bool:
-    """Return True when no apply of the season's inbox is queued yet, and mark one as queued.
-
-    The mark lives in the cache (Redis in production, shared by every platform
-    worker) and is dropped by the apply as it starts (:func:`release_apply`),
-    before it takes its batch: a result delivered after that point either is in
-    that batch or finds no mark and queues the next apply. The mark expires, so
-    a lost apply task costs one debounce period; the beat's safety net applies
-    whatever is left anyway.
-    """
-    return bool(cache.add(f"arena:apply-pending:{season_id}", 1, timeout=APPLY_MARK_TTL_S))
-
-
-def release_apply(season_id: int) -> None:
-    """Drop the season's "apply queued" mark: the apply is starting."""
-    cache.delete(f"arena:apply-pending:{season_id}")
 
 
 def _deliver(series_id: int, document: dict[str, Any]) -> int | None:

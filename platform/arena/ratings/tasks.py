@@ -6,8 +6,7 @@ import logging
 from typing import Any
 
 import redis
-from celery import current_app, shared_task
-from django.db import InterfaceError, OperationalError
+from celery import shared_task
 
 from arena import tasking
 from arena.ratings import inflow, recording
@@ -15,39 +14,20 @@ from arena.ratings.recording import apply_all_pending
 
 logger = logging.getLogger(__name__)
 
-#: A result that meets the database down (a restart, a failover) waits and tries again, for about
-#: half an hour; it is never dropped on the first error.
-DATABASE_DOWN = (OSError, OperationalError, InterfaceError)
-
 
 @shared_task(
     name="arena.record_series_result",
-    autoretry_for=DATABASE_DOWN,
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=40,
+    **tasking.RETRY_WHILE_THE_DATABASE_IS_DOWN,
 )
 def record_series_result_task(outcome: dict[str, Any]) -> bool:
     """Take a match worker's ``{"series_id", "result"}`` exactly once; False if it was already taken.
 
-    With a broker the result goes to the season's inbox and one apply per season
-    is queued shortly after, so results that arrive together are applied as one
-    batch; without one (the embedded default) it is applied at once.
+    The same road in process (the embedded default, tests) and with a broker:
+    the result goes to its season's inbox and the inbox is applied at once
+    unless another transaction holds the season, which then applies it after
+    its commit (arena.ratings.recording).
     """
-    if current_app.conf.task_always_eager:
-        return recording.record_series_result(outcome["series_id"], outcome["result"])
-    return recording.deliver_series_result(
-        outcome["series_id"],
-        outcome["result"],
-        lambda season_id: apply_season_results_task.apply_async((season_id,), countdown=recording.APPLY_DELAY_S),
-    )
-
-
-@shared_task(name="arena.apply_season_results")
-def apply_season_results_task(season_id: int) -> int:
-    """Apply season ``season_id``'s waiting results in batches; return how many."""
-    recording.release_apply(season_id)
-    return recording.apply_pending(season_id)
+    return recording.record_series_result(outcome["series_id"], outcome["result"])
 
 
 @shared_task(name="arena.apply_pending_results")
@@ -58,10 +38,7 @@ def apply_pending_results_task() -> int:
 
 @shared_task(
     name="arena.drain_results",
-    autoretry_for=DATABASE_DOWN,
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=40,
+    **tasking.RETRY_WHILE_THE_DATABASE_IS_DOWN,
 )
 def drain_results_task() -> int:
     """Record the results waiting in the match workers' stream (arena.ratings.inflow); return how many were new.

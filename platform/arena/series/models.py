@@ -103,7 +103,7 @@ class Series(models.Model):
 
 
 class PairRecord(models.Model):
-    """How a bot's done series in a season went against one opponent bot, summed (arena/series/pairings.py).
+    """How a bot's done series in a season went against one opponent bot, summed (arena/series/head_to_head.py).
 
     One row per season, bot and opponent, for each of the two: a bot page reads
     its few rows instead of every seat of its series, which lie all over a long

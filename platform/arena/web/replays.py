@@ -130,9 +130,15 @@ def board_for(game_name: str, config: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def seat_label(game_name: str, seat: int) -> str:
-    """Return the name of a game seat: the game's own ("White", "Black"), else "Seat 1", "Seat 2" ..."""
+    """Return the name of a game seat: the game's own label, else "Seat 1", "Seat 2" ..."""
     declared = _declaration(game_name)
     return declared.seat_label(seat) if declared is not None else f"Seat {seat + 1}"
+
+
+def seat_labels(game_name: str) -> tuple[str, ...]:
+    """Return the names the game gives its seats (none for a game this arena no longer registers)."""
+    declared = _declaration(game_name)
+    return declared.seat_labels if declared is not None else ()
 
 
 def name_step(game_name: str, step: str, names: Sequence[str]) -> str:

@@ -238,24 +238,19 @@ def test_the_beat_applies_results_a_dead_delivery_left_in_the_inbox(running: Sea
     assert apply_pending_results_task() == 0
 
 
-def test_with_a_broker_a_delivery_queues_one_apply_per_season_until_it_starts(
-    running: Season, field: list[BotVersion]
+def test_with_a_broker_the_task_records_a_result_as_it_does_in_process(
+    running: Season, field: list[BotVersion], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from django.core.cache import cache
+    from arena.ratings.tasks import record_series_result_task
 
-    from arena.ratings.recording import deliver_series_result, release_apply
+    monkeypatch.setitem(record_series_result_task.app.conf, "task_always_eager", False)
+    series = new_series(running, field[:2])
+    outcome = {"series_id": series.pk, "result": document(field[:2], [2.0, 0.0])}
 
-    cache.clear()
-    queued: list[int] = []
-    first, second, third = (new_series(running, field[:2], seed=seed) for seed in (1, 2, 3))
-    assert deliver_series_result(first.pk, document(field[:2], [2.0, 0.0]), queued.append)
-    assert deliver_series_result(second.pk, document(field[:2], [0.0, 2.0]), queued.append)
-    assert queued == [running.pk]  # one apply queued for both
-    assert deliver_series_result(second.pk, document(field[:2], [0.0, 2.0]), queued.append) is False
-    assert PendingResult.objects.count() == 2  # nothing applied by the deliveries themselves
-    release_apply(running.pk)  # what the queued apply does first ...
-    assert apply_pending(running.pk) == 2  # ... then the batch
-    assert deliver_series_result(third.pk, document(field[:2], [1.0, 1.0]), queued.append)
-    assert queued == [running.pk, running.pk]  # the mark was dropped: a new apply is queued
+    assert record_series_result_task(outcome) is True
+    series.refresh_from_db()
+    assert series.state == SeriesState.DONE  # applied on arrival: no apply task queued for later
+    assert not PendingResult.objects.exists()
+    assert record_series_result_task(outcome) is False
     with pytest.raises(Series.DoesNotExist):
-        deliver_series_result(999_999, document(field[:2], [1.0, 1.0]), queued.append)
+        record_series_result_task({"series_id": 999_999, "result": outcome["result"]})

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from arena.series import pairings
+from arena.series import head_to_head as sums
 from arena.series.models import PairRecord, Series, SeriesSeat, SeriesState
-from arena.web.headtohead import head_to_head
+from arena.web.head_to_head import head_to_head
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +41,9 @@ def table(bot: Any, limit: int | None = None) -> dict[str, tuple[int, ...]]:
     after all are: the page is exact whatever the beat has done.
     """
     before = read(bot, limit)
-    pairings.fold(limit=1)
+    sums.fold(limit=1)
     assert read(bot, limit) == before
-    pairings.fold_all()
+    sums.fold_all()
     assert read(bot, limit) == before
     assert not Series.objects.filter(state=SeriesState.DONE, folded=False).exists()
     return before
@@ -120,15 +120,15 @@ def test_a_fold_counts_each_series_once_and_a_series_done_later_is_counted_until
     ann, bob, _, _ = field
     series_of(running, (ann, 0, "2"), (bob, 1, "0"))
     series_of(running, (ann, 0, "2"), (bob, 1, "0"), state=SeriesState.RUNNING)
-    assert pairings.fold_all() == 1
-    assert pairings.fold_all() == 0  # nothing twice
+    assert sums.fold_all() == 1
+    assert sums.fold_all() == 0  # nothing twice
     assert PairRecord.objects.get(bot=ann.bot, opponent=bob.bot).won == 1
     assert PairRecord.objects.get(bot=bob.bot, opponent=ann.bot).lost == 1
     late = Series.objects.get(state=SeriesState.RUNNING)
     late.state = SeriesState.DONE
     late.save()
     assert read(ann.bot) == {"bob": (2, 0, 0, 2, 2, 0)}  # one folded, one from its seats
-    assert pairings.fold_all() == 1
+    assert sums.fold_all() == 1
     assert read(ann.bot) == {"bob": (2, 0, 0, 2, 2, 0)}
     assert PairRecord.objects.get(bot=ann.bot, opponent=bob.bot).won == 2
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+import engines
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesSeat
 from engines.watch import name_players
@@ -48,6 +49,15 @@ def test_it_shows_each_game_with_the_move_counts_as_white_and_as_black(
             rf"<td class=\"num\">{score['black_totals'][player]}</td>",
             page,
         )
+
+
+def test_the_score_heads_each_seats_move_totals_with_the_games_seat_label(
+    ladder: dict[str, Any], client_of: Callable[[Any], Any]
+) -> None:
+    series = ladder["series"][0]
+    page = text_of(client_of(None), series)
+    assert re.findall(r"Moves as (\w+)</th>", page) == list(engines.declaration(series.season.game).seat_labels)
+    assert 'href="/static/games/watch/viewer.css"' in page  # the board's look comes with the game's viewer
 
 
 def test_it_works_out_the_score_step_by_step_in_the_players_names(

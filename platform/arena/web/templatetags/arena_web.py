@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import template
 from django.http import QueryDict
 
-from engines.watch import format_points
+from engines.text import format_points
 
 register = template.Library()
 

@@ -18,7 +18,7 @@ from arena.series.models import SeriesSeat
 from arena.web.access import owns_or_staff
 from arena.web.charts import RatingPoint, rating_chart
 from arena.web.deltas import rating_changes
-from arena.web.headtohead import head_to_head
+from arena.web.head_to_head import head_to_head
 from arena.web.paging import page_of
 from arena.web.version_state import version_states
 from arena.web.views.home import seats_prefetch

@@ -121,11 +121,21 @@ def _timing(action: Action) -> dict[str, float] | None:
 
 
 def score_view(document: dict[str, Any], names: list[str]) -> dict[str, Any] | None:
-    """Return the series score with its steps in players' names, and per-player totals when the game has them."""
+    """Return the series score with its steps in players' names, and per-player totals when the game has them.
+
+    A game whose score counts each player's moves per seat keeps them under
+    ``<seat label>_totals`` (lower case): one column per such seat, headed with
+    the seat's label from the game's declaration.
+    """
     score = document.get("score")
     if not score:
         return None
     game_name = document["game"]
+    seat_totals = [
+        (label, score[key])
+        for label in replays.seat_labels(game_name)
+        if isinstance(score.get(key := f"{label.lower()}_totals"), list)
+    ]
     players = []
     for index, name in enumerate(names):
         players.append(
@@ -133,13 +143,12 @@ def score_view(document: dict[str, Any], names: list[str]) -> dict[str, Any] | N
                 "name": name,
                 "points": _at(score.get("points"), index),
                 "game_wins": _at(score.get("game_wins"), index),
-                "white_total": _at(score.get("white_totals"), index),
-                "black_total": _at(score.get("black_totals"), index),
+                "seat_totals": [_at(totals, index) for _, totals in seat_totals],
             }
         )
     return {
         "players": players,
-        "has_colour_totals": "white_totals" in score and "black_totals" in score,
+        "seat_total_labels": [label for label, _ in seat_totals],
         "steps": [replays.name_step(game_name, step, names) for step in score.get("steps", [])],
         "winner": None if score.get("winner") is None else names[score["winner"]],
     }

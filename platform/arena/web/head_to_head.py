@@ -1,8 +1,9 @@
-"""A bot's record against each opponent bot, per season, and how sure that record is.
+"""A bot's record against each opponent bot, per season, and how sure that record is: the bot page's head-to-head.
 
-Read from the pair records (arena/series/pairings.py: the seats of done
-series, summed per season, bot and opponent, with the series not summed yet
-counted from their seats), never from result documents, so a bot with
+The sums are arena.series.head_to_head's (the seats of done series, summed
+per season, bot and opponent, with the series not summed yet counted from
+their seats); this module adds the win probability from the current ratings
+and the Wilson interval. Never read from result documents, so a bot with
 thousands of series costs one query over a few rows. Who did better in a
 series is decided by rank (0 is best, ties share a rank), or by points when
 no rank was recorded; with more than two players every other seat counts as
@@ -18,7 +19,7 @@ from arena.bots.models import Bot
 from arena.ratings.models import Rating
 from arena.ratings.recording import season_parameters
 from arena.seasons.models import Season
-from arena.series.pairings import records_of
+from arena.series.head_to_head import records_of
 from arena.web.stats import wilson_interval, win_probability
 
 
@@ -73,19 +74,10 @@ def head_to_head(bot: Bot, limit: int | None = None) -> list[SeasonRecords]:
     records: dict[tuple[int, int], Record] = {}
     hidden: dict[int, int] = {}
     for row in records_of(bot.pk, limit):
-        records[(row.season_id, row.opponent_id)] = Record(
-            season_id=row.season_id,
-            opponent_id=row.opponent_id,
-            opponent=row.opponent,
-            owner=row.owner,
-            won=row.won,
-            drawn=row.drawn,
-            lost=row.lost,
-            duel_series=row.duel_series,
-            duel_won=row.duel_won,
-            duel_drawn=row.duel_drawn,
-        )
-        hidden[row.season_id] = row.opponents - (limit if limit is not None else row.opponents)
+        sums = row._asdict()
+        opponents = sums.pop("opponents")
+        records[(row.season_id, row.opponent_id)] = Record(**sums)
+        hidden[row.season_id] = opponents - (limit if limit is not None else opponents)
     groups = _with_ratings(bot, records)
     for group in groups:
         group.hidden = max(hidden[group.season.pk], 0)

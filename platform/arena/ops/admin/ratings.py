@@ -1,3 +1,5 @@
+"""Admin for ratings and their append-only history (read-only: the recording writes them)."""
+
 from __future__ import annotations
 
 from django.contrib import admin

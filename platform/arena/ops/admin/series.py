@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from arena.ops import operations
-from arena.seasons.admin import apply_each, confirm_then_apply, operator_name
+from arena.ops.admin.actions import apply_each, confirm_then_apply, operator_name
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat
 
 

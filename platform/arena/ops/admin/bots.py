@@ -13,7 +13,7 @@ from django.utils.html import format_html
 
 from arena.bots.models import Bot, BotVersion
 from arena.ops import operations
-from arena.seasons.admin import apply_each, confirm_then_apply
+from arena.ops.admin.actions import apply_each, confirm_then_apply
 
 
 class BotVersionInline(admin.TabularInline):

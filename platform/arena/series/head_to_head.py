@@ -1,4 +1,8 @@
-"""How each bot's done series went against each opponent bot: summed once, read in a few rows.
+"""Head-to-head sums: how each bot's done series went against each opponent bot, summed once, read in a few rows.
+
+The bot page's head-to-head table (arena.web.head_to_head) reads these sums
+and adds what the ratings say; who plays whom next is another matter
+(arena.matchmaking.pairing).
 
 A pairing is one of a bot's seats in a done series with another seat of that
 series. The bot did better (1), as well (0) or worse (-1) by rank (0 is the
@@ -130,7 +134,7 @@ def records_of(bot_id: int, limit: int | None = None) -> list[OpponentRecord]:
 
 
 def _compact(sql: str) -> str:
-    """``sql`` on one line: psycopg parses a statement once only when it is short (4 kB), 2.6 ms each time else."""
+    """``sql`` on one line: psycopg parses a short statement once and a long one every time (docs/benchmarks.md)."""
     return " ".join(sql.split())
 
 
