@@ -40,6 +40,7 @@ from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from arena.series.score_ladder import ladder_rows
 from engines.declaration import DemoSeason
+from engines.result import SeriesResult
 from engines.teams import GM, PLAYER
 from engines.text import format_series
 from workers.referee import reason_words
@@ -151,9 +152,9 @@ def team_board_lines(season: Season) -> list[str]:
 def series_lines(series: Series) -> list[str]:
     """Return one series game by game and its score, as its game writes a series (the CLI prints the same)."""
     names = [f"{seat.version.bot.name} v{seat.version.number}" for seat in series.seats.order_by("seat")]
-    result = series.result
-    formatter = engines.declaration(result["game"]).format_series or format_series
-    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names, reason_words(result["game"]))]
+    result = SeriesResult.from_json(series.result)
+    formatter = engines.declaration(result.game).format_series or format_series
+    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names, reason_words(result.game))]
 
 
 def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
