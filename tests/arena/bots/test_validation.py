@@ -18,6 +18,8 @@ from arena.bots.models import BotVersion
 from arena.bots.submissions import mark_validation_result, submit_version
 from arena.bots.validation import ReferenceBotFailure, validate_version, verdict
 from arena.seasons.models import Season, SeasonEntry
+from engines.result import SeriesResult
+from tests.results import game_document, result_document
 from workers import sandbox
 from workers.referee import SandboxFailure
 
@@ -104,9 +106,12 @@ def test_a_decided_version_plays_no_series_again(user: Any, artifact_dir: Path, 
 
 
 def test_a_forfeit_by_the_reference_bot_is_retried_not_blamed() -> None:
-    game = {"index": 1, "forfeit": {"player": 1, "reason": "decision_timeout", "detail": "no answer within 2000 ms"}}
+    forfeit = {"player": 1, "seat": 0, "reason": "decision_timeout", "detail": "no answer within 2000 ms"}
+    games = [game_document(0, [0, 1]), game_document(1, [1, 0], forfeit=forfeit)]
+    players = [{"name": "mine", "sha256": "a" * 64}, {"name": "reference", "sha256": "b" * 64}]
+    document = result_document(players=players, games=games, score={"points": [2.0, 0.0]})
     with pytest.raises(ReferenceBotFailure, match="game 2, its move 1: decision_timeout"):
-        verdict({"games": [{"index": 0, "forfeit": None}, game]})
+        verdict(SeriesResult.from_json(document))
 
 
 def test_submitting_validates_on_commit_and_enters_the_running_season(
