@@ -562,7 +562,7 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
     check_config(args.game, args.config)
     seed = _seed(args)
     env = trueskill_environment(args.game)
-    results = []
+    results: list[dict[str, Any]] = []
     with _bots_loaded(args) as bots:
         standings = [Standing(bot=bot, rating=env.create_rating()) for bot in bots]
         plan = schedule(len(bots), args.rounds)
