@@ -137,7 +137,7 @@ class TicTacToeGame(Game):
         leaders = [p for p in (0, 1) if points[p] == top]
         return {
             "points": points,
-            "game_wins": list(points),
+            "game_wins": [int(p) for p in points],
             "winner": leaders[0] if len(leaders) == 1 else None,
             "steps": [f"player {p} won {points[p]:g} game(s)" for p in (0, 1)],
         }
