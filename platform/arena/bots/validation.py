@@ -201,7 +201,9 @@ def record_validation(outcome: dict[str, Any]) -> BotVersion:
     A failed game fails the version at once; it becomes active when every game
     it plays has passed. A result for a version no longer validating changes
     nothing. Raises :class:`ReferenceBotFailure` when the reference bot
-    forfeited (the version stays validating; the beat starts it again).
+    forfeited, and ``engines.result.ResultFormatError`` for a result the type
+    cannot read, which is not kept (either way the version stays validating;
+    the beat starts it again).
     """
     about = outcome.get("validation") or {}
     version = BotVersion.objects.select_related("bot").get(pk=about["version_id"])
