@@ -26,6 +26,7 @@ from typing import Any
 
 from engines import kinds
 from engines.base import Game
+from engines.result import SeriesResult
 from engines.score_ladder import ScoreLadder
 from engines.teams import TeamRules
 
@@ -184,8 +185,8 @@ class DemoSeason:
     bot_prefix: str = ""
 
 
-#: (result document, one label per series player, each reason code in words) -> the text of the series.
-SeriesFormatter = Callable[[Mapping[str, Any], Sequence[str], Mapping[str, str]], list[str]]
+#: (series result, one label per series player, each reason code in words) -> the text of the series.
+SeriesFormatter = Callable[[SeriesResult, Sequence[str], Mapping[str, str]], list[str]]
 #: (a score step that says "player <i>", one name per series player) -> the step with the names.
 StepNamer = Callable[[str, Sequence[str]], str]
 

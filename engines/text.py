@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engines.result import GameRecord, SeriesResult
+
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
     """Return a plain-text table; columns whose index is in ``right`` align right."""
@@ -45,24 +47,24 @@ def name_players(step: str, names: Sequence[str]) -> str:
     return _PLAYER.sub(replace, step)
 
 
-def time_used_ms(game: Mapping[str, Any], players: int) -> list[float]:
-    """Return the thinking time each series player used in one game of a result document."""
+def time_used_ms(game: GameRecord, players: int) -> list[float]:
+    """Return the thinking time each series player used in one game of a series result."""
     used = [0.0] * players
-    for action in game["actions"]:
-        if action["seat"] is not None:  # None: a chance outcome the referee drew
-            used[game["seats"][action["seat"]]] += action["ms"]
+    for action in game.actions:
+        if action.seat is not None:  # None: a chance outcome the referee drew
+            used[game.seats[action.seat]] += action.ms or 0.0
     return used
 
 
-def moves(game: Mapping[str, Any], player: int) -> int:
+def moves(game: GameRecord, player: int) -> int:
     """Return the moves series player ``player`` made in one game, as the engine counted them."""
-    return int(game["stats"].get(str(player), {}).get("moves", 0))
+    return int(game.stat(player, "moves", 0))
 
 
-def stopped_early(document: Mapping[str, Any]) -> list[str]:
+def stopped_early(result: SeriesResult) -> list[str]:
     """Return the line that says a forfeit ended the series before all its games, if one did."""
-    played = len(document["games"])
-    if played < document["games_planned"]:
+    played = len(result.games)
+    if played < result.games_planned:
         return [f"  (the series stopped after game {played}: a forfeit decides it)"]
     return []
 
@@ -73,7 +75,7 @@ def in_words(words: Mapping[str, str], reason: str) -> str:
 
 
 def format_series(
-    document: Mapping[str, Any], labels: Sequence[str], words: Mapping[str, str], seat_label: str = "Starts (seat 0)"
+    result: SeriesResult, labels: Sequence[str], words: Mapping[str, str], seat_label: str = "Starts (seat 0)"
 ) -> list[str]:
     """Return the games (who started, who won and how, moves, time, forfeits) and the points of any series.
 
@@ -81,64 +83,65 @@ def format_series(
     A solo series shows each game's score and ends with the mean score
     (engines/score_ladder.py) instead of points and a winner.
     """
-    score = document["score"]
-    if "deal_scores" in score:
-        return _format_solo_series(document, labels, words)
+    score = result.score
+    if "deal_scores" in score.details:
+        return _format_solo_series(result, labels, words)
     rows = []
-    for game in document["games"]:
-        forfeit = game["forfeit"]
+    for game in result.games:
+        forfeit = game.forfeit
         used = time_used_ms(game, len(labels))
         rows.append(
             [
-                game["index"] + 1,
-                labels[game["seats"][0]],
-                ", ".join(labels[p] for p in game["winners"]) or "-",
-                in_words(words, game["reason"]),
+                game.index + 1,
+                labels[game.seats[0]],
+                ", ".join(labels[p] for p in game.winners) or "-",
+                in_words(words, game.reason),
                 "/".join(str(moves(game, p)) for p in range(len(labels))),
                 "/".join(f"{ms:.0f}" for ms in used),
-                "-" if forfeit is None else f"{labels[forfeit['player']]}: {forfeit['reason']} ({forfeit['detail']})",
+                "-" if forfeit is None else f"{labels[forfeit.player]}: {forfeit.reason} ({forfeit.detail})",
             ]
         )
     headers = ["#", seat_label, "Winner", "Reason", "Moves by player", "Time ms by player", "Forfeit"]
-    lines = [render_table(headers, rows, right=(0,)), *stopped_early(document), ""]
-    standings = sorted(range(len(labels)), key=lambda p: (-score["points"][p], p))
-    lines.append("Series score: " + ", ".join(f"{labels[p]} {format_points(score['points'][p])}" for p in standings))
-    lines += [f"    {name_players(step, labels)}" for step in score["steps"]]
-    winner = score["winner"]
+    lines = [render_table(headers, rows, right=(0,)), *stopped_early(result), ""]
+    standings = sorted(range(len(labels)), key=lambda p: (-score.points[p], p))
+    lines.append("Series score: " + ", ".join(f"{labels[p]} {format_points(score.points[p])}" for p in standings))
+    lines += [f"    {name_players(step, labels)}" for step in score.steps]
+    winner = score.winner
     lines.append("Series winner: " + ("none (the top is shared)" if winner is None else labels[winner]))
     return lines
 
 
-def _format_solo_series(document: Mapping[str, Any], labels: Sequence[str], words: Mapping[str, str]) -> list[str]:
+def _format_solo_series(result: SeriesResult, labels: Sequence[str], words: Mapping[str, str]) -> list[str]:
     """Return a solo series: each deal's score, how the game ended, moves and time, then the mean score."""
-    score = document["score"]
-    games = {game["index"]: game for game in document["games"]}
+    score = result.score
+    deal_scores = score.detail("deal_scores")
+    games = {game.index: game for game in result.games}
     rows = []
-    for index, deal_score in enumerate(score["deal_scores"]):
+    for index, deal_score in enumerate(deal_scores):
         game = games.get(index)
         if game is None:
             rows.append([index + 1, f"{deal_score:g}", "not played", "-", "-", "-"])
             continue
-        forfeit = game["forfeit"]
+        forfeit = game.forfeit
         rows.append(
             [
                 index + 1,
                 f"{deal_score:g}",
-                in_words(words, game["reason"]),
+                in_words(words, game.reason),
                 moves(game, 0),
                 f"{time_used_ms(game, 1)[0]:.0f}",
-                "-" if forfeit is None else f"{forfeit['reason']} ({forfeit['detail']})",
+                "-" if forfeit is None else f"{forfeit.reason} ({forfeit.detail})",
             ]
         )
     headers = ["#", "Score", "Reason", "Moves", "Time ms", "Forfeit"]
     stopped = []
-    if len(document["games"]) < document["games_planned"]:
-        stopped = [f"  (a forfeit ended the series in game {len(document['games'])}: the deals after it score as it)"]
+    if len(result.games) < result.games_planned:
+        stopped = [f"  (a forfeit ended the series in game {len(result.games)}: the deals after it score as it)"]
     lines = [render_table(headers, rows, right=(0, 1, 3, 4)), *stopped, ""]
-    margin = score["high"] - score["mean"]
+    mean, low, high = score.detail("mean"), score.detail("low"), score.detail("high")
     lines.append(
-        f"Mean score of {labels[0]}: {score['mean']:.2f} over {len(score['deal_scores'])} deals, "
-        f"95 % interval {score['low']:.2f} to {score['high']:.2f} (± {margin:.2f})"
+        f"Mean score of {labels[0]}: {mean:.2f} over {len(deal_scores)} deals, "
+        f"95 % interval {low:.2f} to {high:.2f} (± {high - mean:.2f})"
     )
-    lines.append("Title: " + (score["title"] or "none (below every threshold)"))
+    lines.append("Title: " + (score.detail("title") or "none (below every threshold)"))
     return lines

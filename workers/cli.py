@@ -30,11 +30,11 @@ from tqdm import tqdm
 
 import engines
 from engines.declaration import MU, SIGMA
-from engines.result import game_records
+from engines.result import SeriesResult
 from engines.text import format_points, format_series, render_table
 from workers import apiclient
 from workers.botpkg import BotPackage, BotPackageError, load_bot_package
-from workers.referee import SandboxFailure, SeriesSpec, TimeControl, reason_words, run_series, write_replay
+from workers.referee import SandboxFailure, SeriesSpec, TimeControl, play_series, reason_words, write_replay
 from workers.sandbox import Limits, SandboxError
 
 EXIT_OK = 0
@@ -308,7 +308,7 @@ def _bots_loaded(args: argparse.Namespace) -> Iterator[list[LoadedBot]]:
 # -- formatting -------------------------------------------------------------------------
 
 
-def render_series(document: dict[str, Any], bots: Sequence[LoadedBot], seed: int) -> str:
+def render_series(result: SeriesResult, bots: Sequence[LoadedBot], seed: int) -> str:
     """Return the series as its game writes it (per-game table, score), under a header naming the bots.
 
     ``seed`` is the local series' ``--seed`` (the result document carries none: on the platform the
@@ -316,14 +316,14 @@ def render_series(document: dict[str, Any], bots: Sequence[LoadedBot], seed: int
     """
     labels = [bot.label for bot in bots]
     lines = [
-        f"{document['game']} (rules {document['rules_version']}): {' vs '.join(labels)}, "
-        f"{document['games_planned']} games, seed {seed}, sandbox {document['sandbox']}",
+        f"{result.game} (rules {result.rules_version}): {' vs '.join(labels)}, "
+        f"{result.games_planned} games, seed {seed}, sandbox {result.sandbox}",
     ]
     lines += [f"  player {i}: {bot.label}  ({bot.path})" for i, bot in enumerate(bots)]
     lines.append("")
-    formatter = engines.declaration(document["game"]).format_series or format_series
-    lines += formatter(document, labels, reason_words(document["game"]))
-    lines.append(f"Wall time: {document['wall_seconds']:.1f} s")
+    formatter = engines.declaration(result.game).format_series or format_series
+    lines += formatter(result, labels, reason_words(result.game))
+    lines.append(f"Wall time: {result.wall_seconds:.1f} s")
     return "\n".join(lines)
 
 
@@ -336,24 +336,24 @@ def _log_base(replay: Path | None) -> tuple[Path, str]:
     return Path(tempfile.mkdtemp(prefix="arena-logs-")), ""
 
 
-def save_logs(document: dict[str, Any], bots: Sequence[LoadedBot], replay: Path | None, show: bool) -> str:
+def save_logs(result: SeriesResult, bots: Sequence[LoadedBot], replay: Path | None, show: bool) -> str:
     """Write each bot's captured stderr to a file and return lines saying where (or showing it)."""
     lines = ["Bot logs (stderr):"]
     base: tuple[Path, str] | None = None
-    for entry in document["stderr"]:
-        bot = bots[entry["player"]]
-        text = entry["text"]
-        if not text and not entry["truncated_bytes"]:
+    for entry in result.stderr:
+        bot = bots[entry.player]
+        text = entry.text
+        if not text and not entry.truncated_bytes:
             lines.append(f"  {bot.label}: wrote nothing")
             continue
         if base is None:
             base = _log_base(replay)
         directory, prefix = base
         safe = re.sub(r"[^A-Za-z0-9_-]+", "-", bot.label).strip("-")
-        path = directory / f"{prefix}player{entry['player']}-{safe}.stderr.txt"
+        path = directory / f"{prefix}player{entry.player}-{safe}.stderr.txt"
         path.write_text(text, encoding="utf-8")
         count = len(text.splitlines())
-        dropped = f", {entry['truncated_bytes']} more bytes dropped at the cap" if entry["truncated_bytes"] else ""
+        dropped = f", {entry.truncated_bytes} more bytes dropped at the cap" if entry.truncated_bytes else ""
         lines.append(f"  {bot.label}: {path} ({count} lines{dropped})")
         if show:
             lines += [f"    | {line}" for line in text.splitlines()[:LOG_PREVIEW_LINES]]
@@ -381,17 +381,18 @@ def command_play(args: argparse.Namespace, out: IO[str]) -> int:
     with _bots_loaded(args) as bots:
         check_roles(bots, roles)
         # A local series: its seed is the author's own, kept in what this command writes.
-        document = {**run_series(_series_spec(args, [bot.package for bot in bots], seed)), "seed": seed}
+        result = play_series(_series_spec(args, [bot.package for bot in bots], seed))
+    document = {**result.to_json(), "seed": seed}
     if args.replay is not None:
         write_replay(document, args.replay)
     if args.json:
         json.dump(document, out, indent=2)
         out.write("\n")
         return EXIT_OK
-    print(render_series(document, bots, seed), file=out)
-    if sides := kind.sides_line(game_records(document), [bot.label for bot in bots], roles):
+    print(render_series(result, bots, seed), file=out)
+    if sides := kind.sides_line(result.games, [bot.label for bot in bots], roles):
         print(sides, file=out)
-    print(save_logs(document, bots, args.replay, args.show_logs), file=out)
+    print(save_logs(result, bots, args.replay, args.show_logs), file=out)
     if args.replay is not None:
         print(f"Replay: {args.replay}", file=out)
     if args.seed is None:
@@ -486,19 +487,20 @@ def schedule(bots: int, rounds: int) -> list[tuple[int, int]]:
     return series
 
 
-def record_series(env: trueskill.TrueSkill, pair: Sequence[Standing], score: dict[str, Any]) -> None:
+def record_series(env: trueskill.TrueSkill, pair: Sequence[Standing], result: SeriesResult) -> None:
     """Add one finished series (``pair`` as its players 0 and 1) to both bots' records and rate it.
 
     The module function with an explicit ``env`` is the package's own form:
     the method ``env.rate_1vs1`` is deprecated since trueskill 0.4 and only
     calls it.
     """
+    score = result.score
     for player, standing in enumerate(pair):
         standing.played += 1
-        standing.points += score["points"][player]
-        standing.game_wins += score["game_wins"][player]
-        standing.forfeits += sum(1 for f in score["forfeits"] if f["player"] == player)
-    winner = score["winner"]
+        standing.points += score.points[player]
+        standing.game_wins += score.game_wins[player]
+        standing.forfeits += sum(1 for game in result.games if game.forfeit and game.forfeit.player == player)
+    winner = score.winner
     if winner is None:
         pair[0].drawn += 1
         pair[1].drawn += 1
@@ -550,7 +552,7 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
     check_config(args.game, args.config)
     seed = _seed(args)
     env = trueskill_environment(args.game)
-    results = []
+    results: list[dict[str, Any]] = []
     with _bots_loaded(args) as bots:
         standings = [Standing(bot=bot, rating=env.create_rating()) for bot in bots]
         plan = schedule(len(bots), args.rounds)
@@ -564,23 +566,27 @@ def command_roundrobin(args: argparse.Namespace, out: IO[str]) -> int:
         )
         with progress:
             for number, (first, second) in enumerate(plan):
-                document = run_series(_series_spec(args, [bots[first].package, bots[second].package], seed + number))
-                record_series(env, [standings[first], standings[second]], document["score"])
+                played = play_series(_series_spec(args, [bots[first].package, bots[second].package], seed + number))
+                record_series(env, [standings[first], standings[second]], played)
                 labels = [bots[first].label, bots[second].label]
-                points = document["score"]["points"]
+                points = list(played.score.points)
                 results.append(
                     {
                         "series": number + 1,
                         "bots": labels,
                         "seed": seed + number,
                         "points": points,
-                        "game_wins": document["score"]["game_wins"],
-                        "winner": document["score"]["winner"],
+                        "game_wins": list(played.score.game_wins),
+                        "winner": played.score.winner,
                         "forfeits": [
-                            {"game": game["index"] + 1, "bot": labels[game["forfeit"]["player"]]}
-                            | {key: game["forfeit"][key] for key in ("reason", "detail")}
-                            for game in document["games"]
-                            if game["forfeit"] is not None
+                            {
+                                "game": game.index + 1,
+                                "bot": labels[game.forfeit.player],
+                                "reason": game.forfeit.reason,
+                                "detail": game.forfeit.detail,
+                            }
+                            for game in played.games
+                            if game.forfeit is not None
                         ],
                     }
                 )

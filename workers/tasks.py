@@ -27,6 +27,7 @@ import errno
 import os
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ import engines
 from workers import chance, delivery, health
 from workers.artifacts import ArtifactError, LocationError, fetch_archive
 from workers.botpkg import BotPackage, load_bot_package
-from workers.referee import SandboxFailure, SeriesSpec, TimeControl, run_series
+from workers.referee import SandboxFailure, SeriesSpec, TimeControl, play_series
 from workers.sandbox import Limits, SandboxError
 
 CACHE_DIR = Path(os.environ.get("ARENA_WORKER_CACHE", Path(tempfile.gettempdir()) / "arena-worker-cache"))
@@ -180,9 +181,8 @@ def play(spec: dict[str, Any]) -> dict[str, Any]:
     the worker's clock): the platform records it as the series' start, the end of its wait in the queue.
     """
     started_at = time.time()
-    document = run_series(spec_from_json(spec))
-    document["started_at"] = round(started_at, 3)
-    outcome = {"series_id": spec.get("series_id"), "result": document}
+    result = replace(play_series(spec_from_json(spec)), started_at=round(started_at, 3))
+    outcome = {"series_id": spec.get("series_id"), "result": result.to_json()}
     for key in ("validation", "result_task"):  # a validation series: which version, and the task that takes it
         if key in spec:
             outcome[key] = spec[key]

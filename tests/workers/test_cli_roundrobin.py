@@ -9,6 +9,8 @@ import pytest
 import trueskill
 
 import engines
+from engines.result import SeriesResult
+from tests.results import game_document, result_document
 from workers.cli import (
     LoadedBot,
     Standing,
@@ -36,6 +38,19 @@ def roundrobin(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str
 def standing(name: str) -> Standing:
     bot = LoadedBot(path=Path(name), package=None, label=name)  # type: ignore[arg-type]
     return Standing(bot=bot, rating=trueskill_environment(engines.flagship()).create_rating())
+
+
+def played(
+    points: list[float], game_wins: list[int], winner: int | None, forfeit_by: int | None = None
+) -> SeriesResult:
+    """A two-game series of two bots with this score; ``forfeit_by`` forfeits its first game."""
+    forfeit = None
+    if forfeit_by is not None:
+        forfeit = {"player": forfeit_by, "seat": forfeit_by, "reason": "crash", "detail": "exit 1"}
+    games = [game_document(0, [0, 1], forfeit=forfeit), game_document(1, [1, 0])]
+    players = [{"name": "a", "sha256": "a" * 64}, {"name": "b", "sha256": "b" * 64}]
+    score = {"points": points, "game_wins": game_wins, "winner": winner}
+    return SeriesResult.from_json(result_document(players=players, games=games, score=score))
 
 
 def test_it_ranks_three_bots_by_conservative_rating(capsys):
@@ -137,13 +152,13 @@ def test_it_rates_the_series_winner_up_and_counts_a_draw_for_both():
     env = trueskill_environment(engines.flagship())
     a, b = standing("a"), standing("b")
 
-    record_series(env, [a, b], {"points": [0.5, 1.5], "game_wins": [2, 0], "winner": 1, "forfeits": []})
+    record_series(env, [a, b], played([0.5, 1.5], [2, 0], winner=1))
 
     assert (b.won, a.lost, a.game_wins, b.points) == (1, 1, 2, 1.5)
     assert b.rating.mu > 25 > a.rating.mu
 
     before = (a.rating.mu, b.rating.mu)
-    record_series(env, [a, b], {"points": [1.0, 1.0], "game_wins": [1, 1], "winner": None, "forfeits": []})
+    record_series(env, [a, b], played([1.0, 1.0], [1, 1], winner=None))
 
     assert (a.drawn, b.drawn) == (1, 1)
     assert a.rating.mu > before[0]  # a draw against a stronger bot is good news
@@ -153,9 +168,7 @@ def test_it_rates_the_series_winner_up_and_counts_a_draw_for_both():
 def test_it_counts_forfeits_and_sorts_by_mu_minus_three_sigma():
     env = trueskill_environment(engines.flagship())
     a, b, c = standing("a"), standing("b"), standing("c")
-    forfeit = [{"game": 0, "player": 0, "reason": "crash"}]
-
-    record_series(env, [a, b], {"points": [0.0, 2.0], "game_wins": [0, 1], "winner": 1, "forfeits": forfeit})
+    record_series(env, [a, b], played([0.0, 2.0], [0, 1], winner=1, forfeit_by=0))
 
     assert a.forfeits == 1
     assert [s.bot.label for s in ranked([a, b, c])] == ["b", "c", "a"]

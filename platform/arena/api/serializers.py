@@ -21,6 +21,7 @@ from arena.ratings.models import Rating
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
 from arena.web.access import owns_or_staff, public_forfeit
+from engines.result import Forfeit, SeriesResult
 
 
 def can_see_private(request: Any, owner_id: int) -> bool:
@@ -304,17 +305,17 @@ class GameRecordSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: GameRecord) -> dict[str, Any]:
         body: dict[str, Any] = super().to_representation(instance)
-        forfeit = body.get("forfeit")
-        if forfeit:
+        forfeit = Forfeit.from_json(instance.forfeit, "forfeit") if instance.forfeit else None
+        if forfeit is not None:
             game_name = instance.series.season.game
             user = getattr(self.context.get("request"), "user", None)
             seat = (
                 SeriesSeat.objects.select_related("version__bot")
-                .filter(series_id=instance.series_id, seat=forfeit.get("player"))
+                .filter(series_id=instance.series_id, seat=forfeit.player)
                 .first()
             )
             full = seat is not None and owns_or_staff(user, seat.version.bot)
-            body["forfeit"] = public_forfeit(game_name, forfeit, full=full)
+            body |= {"forfeit": public_forfeit(game_name, forfeit, full=full).to_json()}
         return body
 
     @extend_schema_field(OpenApiTypes.INT)
@@ -341,8 +342,8 @@ class SeriesDetailSerializer(SeriesSerializer):
         )
     )
     def get_score(self, series: Series) -> dict[str, Any] | None:
-        result = series.result
-        return result.get("score") if result else None
+        document = series.result
+        return None if document is None else SeriesResult.from_json(document).score.to_json()
 
 
 class LogSerializer(serializers.Serializer):

@@ -32,6 +32,7 @@ from arena.api.serializers import (
 from arena.converters import ID_PATTERN
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
 from arena.web.access import public_document
+from engines.result import SeriesResult
 
 SERIES_ID = OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the series' id")
 
@@ -161,15 +162,15 @@ class LogView(APIView):
             raise NotFound(f"series {id} has no player {player}")
         if not can_see_private(request, seat.version.bot.owner_id):
             raise PermissionDenied(f"only the owner of {seat.version.bot} and staff may read its log")
-        document = recorded_series(id).result or {}
-        entry = next((e for e in document.get("stderr", []) if e.get("player") == player), None)
+        document = recorded_series(id).result
+        entry = None if document is None else SeriesResult.from_json(document).stderr_of(player)
         if entry is None:
             raise NotFound(f"series {id} recorded no log for player {player}")
         body = {
             "series": id,
             "player": player,
             "version": seat.version_id,
-            "text": entry["text"],
-            "truncated_bytes": entry["truncated_bytes"],
+            "text": entry.text,
+            "truncated_bytes": entry.truncated_bytes,
         }
         return Response(LogSerializer(body).data)

@@ -39,6 +39,7 @@ from arena.bots.models import BotVersion, ValidationRun
 from arena.bots.submissions import mark_validation_result
 from arena.tasking import is_running, send
 from bots.provided import reference
+from engines.result import GameRecord, SeriesResult
 from engines.teams import GM
 from workers.botpkg import file_sha256
 from workers.referee import TimeControl
@@ -182,7 +183,9 @@ def record_validation(outcome: dict[str, Any]) -> BotVersion:
     A failed game fails the version at once; it becomes active when every game
     it plays has passed. A result for a version no longer validating changes
     nothing. Raises :class:`ReferenceBotFailure` when the reference bot
-    forfeited (the version stays validating; the beat starts it again).
+    forfeited, and ``engines.result.ResultFormatError`` for a result the type
+    cannot read, which is not kept (either way the version stays validating;
+    the beat starts it again).
     """
     about = outcome.get("validation") or {}
     version = BotVersion.objects.select_related("bot").get(pk=about["version_id"])
@@ -190,7 +193,7 @@ def record_validation(outcome: dict[str, Any]) -> BotVersion:
     role = about.get("role", "")
     if version.status != BotVersion.Status.VALIDATING:
         return version
-    ok, reason = verdict(document, about.get("player", VERSION_PLAYER))
+    ok, reason = verdict(SeriesResult.from_json(document), about.get("player", VERSION_PLAYER))
     # Kept whole for the version's validation page: the games, their replays, its stderr.
     ValidationRun.objects.create(version=version, game=game, role=role, passed=ok, reason=reason, result=document)
     if not ok:
@@ -210,31 +213,31 @@ def play_validation_series(version: BotVersion, game: str, role: str = "") -> di
     return run_series_task(validation_spec(version, game, role))["result"]
 
 
-def forfeit_move(game: dict[str, Any], player: int) -> str:
+def forfeit_move(game: GameRecord, player: int) -> str:
     """Return which of its moves ``player`` forfeited on, in words: "its move 3" (its first move is 1)."""
-    made = game.get("stats", {}).get(str(player), {}).get("moves") or 0
+    made = game.stat(player, "moves") or 0
     return f"its move {made + 1}"
 
 
-def verdict(document: dict[str, Any], player: int = VERSION_PLAYER) -> tuple[bool, str]:
-    """Return (passed, reason) for a validation series' result document; raise ReferenceBotFailure if it forfeited.
+def verdict(result: SeriesResult, player: int = VERSION_PLAYER) -> tuple[bool, str]:
+    """Return (passed, reason) for a validation series; raise ReferenceBotFailure if the reference bot forfeited.
 
     ``player`` is the series player the version under test sat as.
     """
-    for game in document["games"]:
-        forfeit = game.get("forfeit")
+    for game in result.games:
+        forfeit = game.forfeit
         if forfeit is None:
             continue
         where = (
-            f"validation series: game {game['index'] + 1}, {forfeit_move(game, forfeit['player'])}: "
-            f"{forfeit['reason']}: {forfeit['detail']}"
+            f"validation series: game {game.index + 1}, {forfeit_move(game, forfeit.player)}: "
+            f"{forfeit.reason}: {forfeit.detail}"
         )
-        if forfeit["player"] == player:
+        if forfeit.player == player:
             return False, where
         raise ReferenceBotFailure(f"the reference bot forfeited, not the version under test ({where})")
-    played = len(document["games"])
-    planned = document.get("games_planned", VALIDATION_GAMES)
+    played = len(result.games)
+    planned = result.games_planned
     if played != planned:
         raise ReferenceBotFailure(f"the validation series ended after {played} of {planned} games")
-    against = "against the reference bot" if len(document["players"]) > 1 else "played alone"
+    against = "against the reference bot" if result.num_players > 1 else "played alone"
     return True, f"passed the validation series ({played} games {against})"

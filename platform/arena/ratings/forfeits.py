@@ -14,11 +14,10 @@ disabled: a retired one no longer plays, and an operator's ``disabled`` stands.
 
 from __future__ import annotations
 
-from typing import Any
-
 from arena.bots import notices
 from arena.bots.models import BotVersion
 from arena.seasons.models import SeasonEntry
+from engines.result import GameRecord
 
 #: Disabled above this share of forfeited series ...
 FORFEIT_THRESHOLD = 0.25
@@ -26,10 +25,9 @@ FORFEIT_THRESHOLD = 0.25
 FORFEIT_MIN_SERIES = 10
 
 
-def forfeit_by(game: dict[str, Any]) -> int | None:
-    """Return the player who forfeited ``game`` (a game of a result document), or None."""
-    forfeit = game.get("forfeit")
-    return None if forfeit is None else forfeit.get("player")
+def forfeit_by(game: GameRecord) -> int | None:
+    """Return the series player who forfeited ``game``, or None."""
+    return None if game.forfeit is None else game.forfeit.player
 
 
 def disable_for_forfeits(version_id: int, reason: str) -> bool:

@@ -74,7 +74,7 @@ from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from engines import kinds, teams
 from engines.declaration import MU, SIGMA, RatingConstants
-from engines.result import game_records
+from engines.result import ResultFormatError, SeriesResult
 from engines.teams import GM, PLAYER
 
 logger = logging.getLogger(__name__)
@@ -113,9 +113,9 @@ def season_parameters(season: Season) -> TrueSkillParameters:
     )
 
 
-def series_ranks(document: dict[str, Any]) -> list[int]:
-    """Return each series player's rank (0 best, ties shared) from the document's series points."""
-    return ranks_from_points(document["score"]["points"])
+def series_ranks(result: SeriesResult) -> list[int]:
+    """Return each series player's rank (0 best, ties shared) from the result's series points."""
+    return ranks_from_points(list(result.score.points))
 
 
 def record_series_result(series_id: int, document: dict[str, Any]) -> bool:
@@ -338,40 +338,47 @@ def _apply_batch(season: Season, pending: list[tuple[int, dict[str, Any]]]) -> i
         if states.get(series_id) not in RECORDABLE:
             continue  # recorded or cancelled meanwhile: this delivery changes nothing
         seats = seats_by_series.get(series_id, [])
-        problem = _misfit(series_id, seats, document, season.kind.min_seats)
-        if problem:
-            logger.warning("series %s: result not recorded: %s", series_id, problem)
-            batch.rejected[series_id] = (SeriesState.FAILED, f"result rejected: {problem}")
+        result = _checked(series_id, seats, document, season.kind.min_seats)
+        if isinstance(result, str):
+            logger.warning("series %s: result not recorded: %s", series_id, result)
+            batch.rejected[series_id] = (SeriesState.FAILED, f"result rejected: {result}")
         elif season.status == Season.Status.FINISHED:
             reason = f"{season.name} finished before the result arrived; its standings are final"
             batch.rejected[series_id] = (SeriesState.CANCELLED, reason)
         else:
-            RANKINGS[season.kind.ranking].apply(batch, series_id, seats, document)
-        if (started := started_at(document)) is not None:
+            RANKINGS[season.kind.ranking].apply(batch, series_id, seats, result, document)
+        if not isinstance(result, str) and (started := started_at(result)) is not None:
             batch.started[series_id] = started
         states[series_id] = SeriesState.DONE  # a second result of the same series in this batch is a duplicate
     _write(batch)
     return len(batch.done)
 
 
-def started_at(document: dict[str, Any]) -> datetime | None:
-    """Return when the match worker started the series (its document's ``started_at``), or None if it does not say."""
-    value = document.get("started_at")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1e11:
+def started_at(result: SeriesResult) -> datetime | None:
+    """Return when the match worker started the series (its result's ``started_at``), or None if it does not say."""
+    value = result.started_at
+    if value is None or not 0 < value < 1e11:
         return None
     return datetime.fromtimestamp(value, UTC)
 
 
-def _misfit(series_id: int, seats: list[_Seat], document: dict[str, Any], fewest: int) -> str | None:
-    players = document.get("players")
-    if not isinstance(players, list) or len(players) != len(seats) or len(seats) < fewest:
-        count = len(players) if isinstance(players, list) else 0
-        return f"series {series_id}: the result has {count} players for {len(seats)} seats"
+def _checked(series_id: int, seats: list[_Seat], document: dict[str, Any], fewest: int) -> SeriesResult | str:
+    """Return a delivered document as the series result it holds, or why it cannot be recorded.
+
+    A document the type cannot read (engines/result.py) is refused, naming its first bad field,
+    as is one whose players are not the series' seats: nothing recorded is unreadable.
+    """
+    try:
+        result = SeriesResult.from_json(document)
+    except ResultFormatError as exc:
+        return f"series {series_id}: the result is malformed: {exc}"
+    players = result.players
+    if len(players) != len(seats) or len(seats) < fewest:
+        return f"series {series_id}: the result has {len(players)} players for {len(seats)} seats"
     for seat, player in zip(seats, players, strict=True):
-        sha = player.get("sha256") if isinstance(player, dict) else None
-        if sha != seat.sha256:
-            return f"series {series_id}: seat {seat.seat} ran {sha}, not its version"
-    return None
+        if player.sha256 != seat.sha256:
+            return f"series {series_id}: seat {seat.seat} ran {player.sha256}, not its version"
+    return result
 
 
 def _load_ratings(batch: _Batch, version_ids: set[int]) -> None:
@@ -395,45 +402,51 @@ def _rating(batch: _Batch, version_id: int, role: str = "") -> _Rating:
     return rating
 
 
-def _log_games(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
-    """Add the series' result to the batch's log, and its games to the batch's game records."""
+def _log_games(
+    batch: _Batch, series_id: int, seats: list[_Seat], result: SeriesResult, document: dict[str, Any]
+) -> None:
+    """Add the series' result document, as delivered, to the batch's log, and its games to the batch's game records."""
     batch.logs.append(SeriesResultLog(series_id=series_id, result=document))
-    for game in document["games"]:
-        winners = game.get("winners") or []
+    for game in result.games:
+        winners = game.winners
         batch.games.append(
             GameRecord(
                 series_id=series_id,
-                index=game["index"],
+                index=game.index,
                 winner_id=seats[winners[0]].version_id if len(winners) == 1 else None,
-                reason=game["reason"],
-                moves=[game["stats"].get(str(p), {}).get("moves", 0) for p in range(len(seats))],
-                forfeit=game["forfeit"],
+                reason=game.reason,
+                moves=[game.stat(p, "moves", 0) for p in range(len(seats))],
+                forfeit=None if game.forfeit is None else game.forfeit.to_json(),
             )
         )
 
 
-def _apply_solo(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+def _apply_solo(
+    batch: _Batch, series_id: int, seats: list[_Seat], result: SeriesResult, document: dict[str, Any]
+) -> None:
     """Record a solo series: its log, games and seat (the mean score as points), and no rating.
 
     A forfeit voids nothing and disables nobody: the score ladder scores the
     forfeited game (engines/score_ladder.py).
     """
-    _log_games(batch, series_id, seats, document)
-    score = document["score"]
+    _log_games(batch, series_id, seats, result, document)
+    score = result.score
     (seat,) = seats
-    batch.seats.append((Decimal(str(score["points"][0])), score["game_wins"][0], 0, seat.pk))
+    batch.seats.append((Decimal(str(score.points[0])), score.game_wins[0], 0, seat.pk))
     batch.done.append(series_id)
 
 
-def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+def _apply_one(
+    batch: _Batch, series_id: int, seats: list[_Seat], result: SeriesResult, document: dict[str, Any]
+) -> None:
     ratings = [_rating(batch, seat.version_id) for seat in seats]
-    score = document["score"]
-    ranks = series_ranks(document)
+    score = result.score
+    ranks = series_ranks(result)
     after = rate_ranking([(r.mu, r.sigma) for r in ratings], ranks, batch.params)
-    _log_games(batch, series_id, seats, document)
+    _log_games(batch, series_id, seats, result, document)
     top_shared = ranks.count(0) > 1
     for player, (seat, rating, (mu, sigma)) in enumerate(zip(seats, ratings, after, strict=True)):
-        points = Decimal(str(score["points"][player]))
+        points = Decimal(str(score.points[player]))
         rating.mu, rating.sigma = mu, sigma
         rating.series_played += 1
         if ranks[player]:
@@ -443,8 +456,8 @@ def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict
         else:
             rating.won += 1
         rating.series_points += points
-        rating.game_wins += score["game_wins"][player]
-        forfeited = any(forfeit_by(game) == player for game in document["games"])
+        rating.game_wins += score.game_wins[player]
+        forfeited = any(forfeit_by(game) == player for game in result.games)
         rating.forfeits += forfeited
         rating.provisional = rating.series_played < PROVISIONAL_SERIES
         rating.changed = True
@@ -458,7 +471,7 @@ def _apply_one(batch: _Batch, series_id: int, seats: list[_Seat], document: dict
         batch.history.append(
             RatingHistory(season=batch.season, version_id=seat.version_id, series_id=series_id, mu=mu, sigma=sigma)
         )
-        batch.seats.append((points, score["game_wins"][player], ranks[player], seat.pk))
+        batch.seats.append((points, score.game_wins[player], ranks[player], seat.pk))
     batch.done.append(series_id)
 
 
@@ -475,7 +488,9 @@ def builtin_gm_rating(season: Season) -> tuple[float, float]:
     return rules.builtin_mu, rules.builtin_sigma
 
 
-def _apply_team(batch: _Batch, series_id: int, seats: list[_Seat], document: dict[str, Any]) -> None:
+def _apply_team(
+    batch: _Batch, series_id: int, seats: list[_Seat], result: SeriesResult, document: dict[str, Any]
+) -> None:
     """Rate a team game's series: the player seats' team against the GM seat's version, or the built-in GM.
 
     The side that won more games wins the series; equal is a draw. Each side's
@@ -484,22 +499,22 @@ def _apply_team(batch: _Batch, series_id: int, seats: list[_Seat], document: dic
     games they won; a forfeit counts against its version as in any series.
     """
     roles = team_roles(batch.season, len(seats))
-    games = game_records(document)
-    result = teams.series_result(games, roles)
+    games = result.games
+    outcome = teams.series_result(games, roles)
     players_won, _drawn, gm_won = teams.series_sides(games, roles)
     ratings = [_rating(batch, seat.version_id, role) for seat, role in zip(seats, roles, strict=True)]
     team = [(r.mu, r.sigma) for r, role in zip(ratings, roles, strict=True) if role == PLAYER]
     gm_seat = roles.index(GM) if GM in roles else None
     gm_before = builtin_gm_rating(batch.season) if gm_seat is None else (ratings[gm_seat].mu, ratings[gm_seat].sigma)
-    team_after, gm_after = rate_teams(team, gm_before, result, batch.params)
+    team_after, gm_after = rate_teams(team, gm_before, outcome, batch.params)
     after = iter(team_after)
     turns = sum(t for game in games if (t := teams.win_turns(game, roles)) is not None)
-    _log_games(batch, series_id, seats, document)
-    score = document["score"]
+    _log_games(batch, series_id, seats, result, document)
+    score = result.score
     for player, (seat, rating, role) in enumerate(zip(seats, ratings, roles, strict=True)):
         mu, sigma = next(after) if role == PLAYER else gm_after
-        side = result if role == PLAYER else -result
-        points = Decimal(str(score["points"][player]))
+        side = outcome if role == PLAYER else -outcome
+        points = Decimal(str(score.points[player]))
         rating.mu, rating.sigma = mu, sigma
         rating.series_played += 1
         if side == teams.WIN:
@@ -649,7 +664,8 @@ def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
     ):
         versions = seats[series_id]
         before = [ratings.get(v, (params.mu, params.sigma)) for v in versions]
-        for version, rating in zip(versions, rate_ranking(before, series_ranks(result), params), strict=True):
+        ranks = series_ranks(SeriesResult.from_json(result))
+        for version, rating in zip(versions, rate_ranking(before, ranks, params), strict=True):
             ratings[version] = rating
     return ratings
 
@@ -677,7 +693,8 @@ def recompute_team_season(season: Season) -> dict[tuple[int, str], tuple[float, 
         team = [ratings.get(key, (params.mu, params.sigma)) for key in keys if key[1] == PLAYER]
         gm_key = next((key for key in keys if key[1] == GM), None)
         gm = builtin_gm_rating(season) if gm_key is None else ratings.get(gm_key, (params.mu, params.sigma))
-        team_after, gm_after = rate_teams(team, gm, teams.series_result(game_records(result), roles), params)
+        played = SeriesResult.from_json(result).games
+        team_after, gm_after = rate_teams(team, gm, teams.series_result(played, roles), params)
         for key, rating in zip([key for key in keys if key[1] == PLAYER], team_after, strict=True):
             ratings[key] = rating
         if gm_key is not None:
@@ -698,7 +715,7 @@ class Ranking:
     """How the results of a season are recorded and its ratings replayed, for one ranking of engines/kinds.py."""
 
     #: (batch, series id, seats, document) -> the series' result added to the batch.
-    apply: Callable[[_Batch, int, list[_Seat], dict[str, Any]], None]
+    apply: Callable[[_Batch, int, list[_Seat], SeriesResult, dict[str, Any]], None]
     #: season -> every (version, role)'s (μ, σ) replayed from the result log.
     recompute: Callable[[Season], dict[tuple[int, str], tuple[float, float]]]
 

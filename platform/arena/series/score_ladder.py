@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from arena.bots.models import BotVersion
 from arena.seasons.models import Season
 from arena.series.models import SeriesResultLog, SeriesSeat, SeriesState
+from engines.result import Score, SeriesResult
 from engines.score_ladder import ScoreLadder, Standing, standing
 
 
@@ -55,11 +56,12 @@ def ladder_rows(season: Season) -> list[LadderRow]:
     )
     standings: dict[int, tuple[BotVersion, int, Standing]] = {}
     for seat in seats:
-        score = scores[seat.series_id] or {}
-        if seat.version_id in standings or not score.get("deal_scores"):
+        stored = scores[seat.series_id]
+        if seat.version_id in standings or not stored:
             continue
-        found = standing([float(s) for s in score["deal_scores"]], ladder, int(score.get("forfeits", 0)))
-        standings[seat.version_id] = (seat.version, seat.series_id, found)
+        found = standing_of_score(Score.from_json(stored), ladder)
+        if found is not None:
+            standings[seat.version_id] = (seat.version, seat.series_id, found)
     ordered = sorted(standings.values(), key=lambda row: (-row[2].mean, row[0].bot.name, row[0].number))
     rows: list[LadderRow] = []
     for place, (version, series_id, found) in enumerate(ordered, 1):
@@ -68,9 +70,14 @@ def ladder_rows(season: Season) -> list[LadderRow]:
     return rows
 
 
-def standing_of_series(season: Season, document: dict[str, object]) -> Standing | None:
-    """Return the standing a solo series' result document gives its player, or None when it has no deal scores."""
-    score = document.get("score")
-    if not isinstance(score, dict) or not score.get("deal_scores"):
+def standing_of_series(season: Season, result: SeriesResult) -> Standing | None:
+    """Return the standing a solo series' result gives its player, or None when it has no deal scores."""
+    return standing_of_score(result.score, ladder_of(season))
+
+
+def standing_of_score(score: Score, ladder: ScoreLadder) -> Standing | None:
+    """Return the standing a solo series' score gives on ``ladder``, or None when it has no deal scores."""
+    deal_scores = score.detail("deal_scores")
+    if not deal_scores:
         return None
-    return standing([float(s) for s in score["deal_scores"]], ladder_of(season), int(score.get("forfeits", 0)))
+    return standing([float(s) for s in deal_scores], ladder, int(score.detail("forfeits", 0)))

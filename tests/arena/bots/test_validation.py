@@ -16,8 +16,10 @@ from celery.exceptions import Retry
 
 from arena.bots.models import BotVersion
 from arena.bots.submissions import mark_validation_result, submit_version
-from arena.bots.validation import ReferenceBotFailure, validate_version, verdict
+from arena.bots.validation import ReferenceBotFailure, record_validation, validate_version, verdict
 from arena.seasons.models import Season, SeasonEntry
+from engines.result import ResultFormatError, SeriesResult
+from tests.results import game_document, result_document
 from workers import sandbox
 from workers.referee import SandboxFailure
 
@@ -104,9 +106,24 @@ def test_a_decided_version_plays_no_series_again(user: Any, artifact_dir: Path, 
 
 
 def test_a_forfeit_by_the_reference_bot_is_retried_not_blamed() -> None:
-    game = {"index": 1, "forfeit": {"player": 1, "reason": "decision_timeout", "detail": "no answer within 2000 ms"}}
+    forfeit = {"player": 1, "seat": 0, "reason": "decision_timeout", "detail": "no answer within 2000 ms"}
+    games = [game_document(0, [0, 1]), game_document(1, [1, 0], forfeit=forfeit)]
+    players = [{"name": "mine", "sha256": "a" * 64}, {"name": "reference", "sha256": "b" * 64}]
+    document = result_document(players=players, games=games, score={"points": [2.0, 0.0]})
     with pytest.raises(ReferenceBotFailure, match="game 2, its move 1: decision_timeout"):
-        verdict({"games": [{"index": 0, "forfeit": None}, game]})
+        verdict(SeriesResult.from_json(document))
+
+
+def test_a_validation_result_the_type_cannot_read_is_refused_and_not_kept(user: Any, artifact_dir: Path) -> None:
+    version = submitted(user, RANDOM)
+    players = [{"name": "mine", "sha256": "a" * 64}, {"name": "reference", "sha256": "b" * 64}]
+    document = result_document(players=players, games=[game_document(0, [0, 1])], score={"points": [1.0, 0.0]})
+    del document["games"][0]["stats"]
+    with pytest.raises(ResultFormatError, match=r"result\.games\[0\]\.stats is missing"):
+        record_validation({"validation": {"version_id": version.pk, "game": "watch"}, "result": document})
+    version.refresh_from_db()
+    assert version.status == Status.VALIDATING  # the beat starts its validation again
+    assert not version.validation_runs.exists()
 
 
 def test_submitting_validates_on_commit_and_enters_the_running_season(

@@ -24,6 +24,7 @@ from arena.ops import tasks
 from arena.ratings.recording import record_series_result
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesSeat, SeriesState
+from tests.results import result_document
 from workers import health
 
 pytestmark = pytest.mark.django_db
@@ -85,14 +86,12 @@ def result_of(series: Series) -> dict[str, Any]:
     """A two-game Watch result in which seat 0 wins both, as a match worker sends it."""
     seats = list(SeriesSeat.objects.filter(series=series).order_by("seat").select_related("version__bot"))
     game = {"winners": [0], "reason": "capture", "forfeit": None, "stats": {"0": {"moves": 9}, "1": {"moves": 8}}}
-    return {
-        "game": "watch",
-        "players": [{"name": s.version.bot.name, "sha256": s.version.archive_sha256} for s in seats],
-        "games": [{**game, "index": index, "seats": [index, 1 - index], "actions": []} for index in range(2)],
-        "score": {"winner": 0, "points": [2.0, 0.0], "game_wins": [2, 0]},
-        "stderr": [],
-        "started_at": time.time() - 1.5,
-    }
+    return result_document(
+        players=[{"name": s.version.bot.name, "sha256": s.version.archive_sha256} for s in seats],
+        games=[{**game, "index": index, "seats": [index, 1 - index], "actions": []} for index in range(2)],
+        score={"winner": 0, "points": [2.0, 0.0], "game_wins": [2, 0]},
+        started_at=time.time() - 1.5,
+    )
 
 
 def test_it_counts_the_processes_of_the_workers_in_service_only(broker: redis.Redis) -> None:

@@ -11,6 +11,7 @@ from django.test import Client
 from arena.bots.models import BotVersion
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
+from tests import results
 
 
 @pytest.fixture
@@ -70,13 +71,11 @@ def watch_result(versions: list[BotVersion], winner: int | None = 0) -> dict[str
     else:
         points = [2.0, 0.0] if winner == 0 else [0.0, 2.0]
         game_wins = [2, 0] if winner == 0 else [0, 2]
-    return {
-        "game": "watch",
-        "players": [{"name": v.bot.name, "sha256": v.archive_sha256} for v in versions],
-        "games": games,
-        "score": {"winner": winner, "points": points, "game_wins": game_wins},
-        "stderr": [],
-    }
+    return results.result_document(
+        players=[{"name": v.bot.name, "sha256": v.archive_sha256} for v in versions],
+        games=games,
+        score={"winner": winner, "points": points, "game_wins": game_wins},
+    )
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from arena.ratings.models import Rating
 from arena.ratings.recording import record_series_result
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
+from tests.results import result_document
 
 Status = BotVersion.Status
 
@@ -40,11 +41,11 @@ def result(versions: list[BotVersion], forfeit_by: int | None) -> dict[str, Any]
         )
     winner = 0 if forfeit_by is None else 1 - forfeit_by
     points = [2.0, 0.0] if winner == 0 else [0.0, 2.0]
-    return {
-        "players": [{"name": v.bot.name, "sha256": v.archive_sha256} for v in versions],
-        "games": games,
-        "score": {"winner": winner, "points": points, "game_wins": [int(p) for p in points]},
-    }
+    return result_document(
+        players=[{"name": v.bot.name, "sha256": v.archive_sha256} for v in versions],
+        games=games,
+        score={"winner": winner, "points": points, "game_wins": [int(p) for p in points]},
+    )
 
 
 @pytest.fixture

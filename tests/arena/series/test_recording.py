@@ -95,7 +95,7 @@ def test_it_refuses_a_result_from_other_bots(season: Season, django_capture_on_c
     fresh = Series.objects.create(season=season, seed=1)
     for seat in series.seats.all():
         fresh.seats.create(seat=seat.seat, version=seat.version)
-    forged = {**series.result, "players": [{"sha256": "0" * 64}, {"sha256": "1" * 64}]}
+    forged = {**series.result, "players": [{"name": "x", "sha256": "0" * 64}, {"name": "y", "sha256": "1" * 64}]}
     ratings = list(Rating.objects.order_by("pk").values_list("mu", "sigma", "series_played"))
     assert record_series_result(fresh.pk, forged)  # delivered: taken off the queue, never retried
     fresh.refresh_from_db()

@@ -1,8 +1,8 @@
 """The recorder's inbox: deliveries queue, batches apply in order, any number of seats, nothing twice or lost.
 
-Documents here are hand-made in the referee's shape (workers/referee.py), so
-the tests need no sandbox; tests/arena/series/test_recording.py records real
-sandboxed series.
+Documents here are hand-made in the referee's shape (workers/referee.py, completed
+by tests/results.py), so the tests need no sandbox; tests/arena/series/test_recording.py
+records real sandboxed series.
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ from typing import Any
 import pytest
 import trueskill
 from django.db import connection, transaction
+from django.utils import timezone
 
 from arena.bots.models import BotVersion
+from arena.ops.status import failed_since
 from arena.ratings import recording
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
 from arena.ratings.recording import apply_pending, recompute_season, record_series_result, season_parameters
 from arena.seasons.models import Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesState
+from tests.results import result_document
 
 pytestmark = pytest.mark.django_db
 
@@ -45,11 +48,11 @@ def document(versions: list[BotVersion], points: list[float], forfeit_by: int | 
                 "stats": {str(p): {"moves": 3 + p} for p in range(players)},
             }
         )
-    return {
-        "players": [{"name": v.bot.name, "sha256": v.archive_sha256} for v in versions],
-        "games": games,
-        "score": {"points": points, "game_wins": [int(p) for p in points], "winner": None},
-    }
+    return result_document(
+        players=[{"name": v.bot.name, "sha256": v.archive_sha256} for v in versions],
+        games=games,
+        score={"points": points, "game_wins": [int(p) for p in points], "winner": None},
+    )
 
 
 def new_series(season: Season, versions: list[BotVersion], seed: int = 1) -> Series:
@@ -154,6 +157,41 @@ def test_a_cancelled_series_takes_no_result(running: Season, field: list[BotVers
     assert apply_pending(running.pk) == 0
     assert not SeriesResultLog.objects.exists()
     assert not Rating.objects.exists()
+    assert not PendingResult.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("spoil", "named"),
+    [
+        (lambda d: d["games"][0].pop("reason"), "result.games[0].reason is missing"),
+        (lambda d: d["score"].update(points="2-0"), "result.score.points must be a list, not '2-0'"),
+        (lambda d: d.pop("protocol"), "result.protocol is missing"),
+        (lambda d: d["games"][1]["forfeit"].update(player="ann"), "result.games[1].forfeit.player must be an integer"),
+    ],
+)
+def test_a_result_the_type_cannot_read_is_refused_by_field_and_nothing_of_it_is_stored(
+    running: Season, field: list[BotVersion], spoil: Any, named: str
+) -> None:
+    started = timezone.now()
+    bad, good = new_series(running, field[:2]), new_series(running, field[2:])
+    spoilt = document(field[:2], [2.0, 0.0], forfeit_by=1)
+    spoilt["games"][1]["forfeit"] = dict(spoilt["games"][0]["forfeit"])
+    spoil(spoilt)
+    PendingResult.objects.create(series=bad, season=running, result=spoilt)
+    PendingResult.objects.create(series=good, season=running, result=document(field[2:], [2.0, 0.0]))
+
+    assert apply_pending(running.pk) == 1  # the good one; the spoilt one is settled as failed
+
+    bad.refresh_from_db()
+    assert bad.state == SeriesState.FAILED
+    assert bad.failure_reason.startswith(f"result rejected: series {bad.pk}: the result is malformed: {named}")
+    assert bad.result is None
+    assert not GameRecord.objects.filter(series=bad).exists()
+    assert not Rating.objects.filter(season=running, version__in=field[:2]).exists()
+    assert Series.objects.get(pk=good.pk).state == SeriesState.DONE
+    failed = failed_since(started)
+    assert failed["count"] == 1
+    assert failed["latest"][0]["reason"] == bad.failure_reason
     assert not PendingResult.objects.exists()
 
 

@@ -6,7 +6,7 @@ A solo series' page explains its score instead: each deal's score, the mean, its
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -120,60 +120,56 @@ def _timing(action: Action) -> dict[str, float] | None:
     return timing
 
 
-def score_view(document: dict[str, Any], names: list[str]) -> dict[str, Any] | None:
+def score_view(result: SeriesResult, names: list[str]) -> dict[str, Any]:
     """Return the series score with its steps in players' names, and per-player totals when the game has them.
 
     A game whose score counts each player's moves per seat keeps them under
     ``<seat label>_totals`` (lower case): one column per such seat, headed with
     the seat's label from the game's declaration.
     """
-    score = document.get("score")
-    if not score:
-        return None
-    game_name = document["game"]
+    score = result.score
     seat_totals = [
-        (label, score[key])
-        for label in replays.seat_labels(game_name)
-        if isinstance(score.get(key := f"{label.lower()}_totals"), list)
+        (label, totals)
+        for label in replays.seat_labels(result.game)
+        if isinstance(totals := score.detail(f"{label.lower()}_totals"), list)
     ]
     players = []
     for index, name in enumerate(names):
         players.append(
             {
                 "name": name,
-                "points": _at(score.get("points"), index),
-                "game_wins": _at(score.get("game_wins"), index),
+                "points": _at(score.points, index),
+                "game_wins": _at(score.game_wins, index),
                 "seat_totals": [_at(totals, index) for _, totals in seat_totals],
             }
         )
     return {
         "players": players,
         "seat_total_labels": [label for label, _ in seat_totals],
-        "steps": [replays.name_step(game_name, step, names) for step in score.get("steps", [])],
-        "winner": None if score.get("winner") is None else names[score["winner"]],
+        "steps": [replays.name_step(result.game, step, names) for step in score.steps],
+        "winner": None if score.winner is None else names[score.winner],
     }
 
 
-def _at(values: list[Any] | None, index: int) -> Any:
+def _at(values: Sequence[Any] | None, index: int) -> Any:
     return values[index] if values is not None and index < len(values) else None
 
 
-def solo_view(the_series: Series, document: dict[str, Any]) -> dict[str, Any] | None:
+def solo_view(the_series: Series, result: SeriesResult) -> dict[str, Any] | None:
     """Return a solo series' score as its page explains it: each deal's score and how, the mean, interval, title."""
-    found = standing_of_series(the_series.season, document)
+    found = standing_of_series(the_series.season, result)
     if found is None:
         return None
-    games = {game.get("index"): game for game in document.get("games", [])}
-    game_name = document["game"]
+    games = {game.index: game for game in result.games}
     deals = []
     for index, score in enumerate(found.scores):
         game = games.get(index)
         if game is None:
             how = "not played: a forfeit ended the series before this deal"
-        elif game.get("forfeit") is not None:
-            how = f"forfeited: {in_words(game_name, str(game['forfeit'].get('reason', '')))}"
+        elif game.forfeit is not None:
+            how = f"forfeited: {in_words(result.game, game.forfeit.reason)}"
         else:
-            how = in_words(game_name, str(game.get("reason", "")))
+            how = in_words(result.game, game.reason)
         deals.append({"number": index + 1, "score": score, "how": how})
     return {"standing": found, "deals": deals}
 
@@ -193,10 +189,10 @@ def series(request: HttpRequest, series_id: int) -> HttpResponse:
         private = private_players(request.user, [seat.version.bot for seat in seats])
         result = SeriesResult.from_json(document)
         games = [game_view(result, game, names, private) for game in result.games]
-        score = score_view(document, names)
+        score = score_view(result, names)
         if the_series.season.kind.scored:  # its points are a score on the ladder
-            solo = solo_view(the_series, document)
-        logged = {entry.get("player") for entry in document.get("stderr", [])}
+            solo = solo_view(the_series, result)
+        logged = {tail.player for tail in result.stderr}
         logs = [seat for seat in seats if seat.seat in logged and owns_or_staff(request.user, seat.version.bot)]
     return render(
         request,
@@ -245,7 +241,7 @@ def series_log(request: HttpRequest, series_id: int, player: int) -> HttpRespons
     document = the_series.result
     entry = None
     if document is not None:
-        entry = next((e for e in document.get("stderr", []) if e.get("player") == player), None)
+        entry = SeriesResult.from_json(document).stderr_of(player)
     return render(
         request,
         "web/series_log.html",

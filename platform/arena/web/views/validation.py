@@ -18,26 +18,24 @@ from engines.result import SeriesResult
 REFERENCE_NAME = "the reference random bot"
 
 
-def run_view(run: Any, version_name: str, private: bool, secrets: Collection[int] = ()) -> dict[str, Any]:
-    """Return one validation run as the page shows it; the version's stderr only when ``private``.
+def run_view(
+    run: Any, result: SeriesResult, version_name: str, private: bool, secrets: Collection[int] = ()
+) -> dict[str, Any]:
+    """Return one validation run (its series ``result``) as the page shows it; its stderr only when ``private``.
 
     ``secrets``: the players whose hidden cards the page shows (arena.web.access.private_players).
     """
-    document = run.result
-    names = [REFERENCE_NAME] * len(document.get("players", [None, None]))
+    names = [REFERENCE_NAME] * result.num_players
     mine = version_player(run.game, run.role, len(names))
     names[mine] = version_name
-    log = None
-    if private:
-        log = next((e for e in document.get("stderr", []) if e.get("player") == mine), None)
-    result = SeriesResult.from_json(document)
+    log = result.stderr_of(mine) if private else None
     games = [game_view(result, game, names, secrets) for game in result.games]
     for game in games:  # one page may show several runs: each replay needs its own element id
         game["viewer"]["script_id"] = f"replay-{run.pk}-{game['number']}"
     return {
         "run": run,
         "games": games,
-        "score": score_view(document, names),
+        "score": score_view(result, names),
         "log": log,
     }
 
@@ -49,9 +47,10 @@ def validation(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     name = f"{version.bot.name} v{version.number}"
     runs = []
     for run in version.validation_runs.all():
-        bots: list[Bot | None] = [None] * len(run.result.get("players", [None, None]))
+        result = SeriesResult.from_json(run.result)
+        bots: list[Bot | None] = [None] * result.num_players
         bots[version_player(run.game, run.role, len(bots))] = version.bot  # the reference bots' seats are nobody's
-        runs.append(run_view(run, name, private, private_players(request.user, bots)))
+        runs.append(run_view(run, result, name, private, private_players(request.user, bots)))
     games = sorted({run["run"].game for run in runs})
     scripts = [script for script in map(replays.script_for, games) if script]
     styles = [style for style in map(replays.style_for, games) if style]

@@ -42,6 +42,7 @@ from arena.series.score_ladder import ladder_rows
 from bots.provided import reference
 from engines import kinds
 from engines.declaration import DemoSeason
+from engines.result import SeriesResult
 from engines.teams import GM, PLAYER
 from engines.text import format_series
 from workers.referee import reason_words
@@ -157,9 +158,9 @@ BOARD_LINES: dict[str, Callable[[Season], list[str]]] = {
 def series_lines(series: Series) -> list[str]:
     """Return one series game by game and its score, as its game writes a series (the CLI prints the same)."""
     names = [f"{seat.version.bot.name} v{seat.version.number}" for seat in series.seats.order_by("seat")]
-    result = series.result
-    formatter = engines.declaration(result["game"]).format_series or format_series
-    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names, reason_words(result["game"]))]
+    result = SeriesResult.from_json(series.result)
+    formatter = engines.declaration(result.game).format_series or format_series
+    return [f"Series {series.pk}: {' v '.join(names)}", *formatter(result, names, reason_words(result.game))]
 
 
 def register_reference_bots(ladder: DemoLadder) -> list[BotVersion]:
