@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, SeriesRules
+from engines.declaration import DemoSeason, GameDeclaration, RatingConstants, SeriesRules, Viewer
 from engines.text import name_players
-from engines.watch import text
+from engines.watch import text, viewer
 from engines.watch.game import WatchGame
 
 DEFAULT_GAMES = 4
@@ -27,6 +27,7 @@ DECLARATION = GameDeclaration(
     seat_labels=("White", "Black"),
     format_series=text.format_series,
     name_step=name_players,
+    viewer=Viewer.of(viewer),
     demo=DemoSeason(title="Demo season", players=2, games=2),
     flagship=True,
 )
