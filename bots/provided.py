@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,8 @@ __all__ = ["NoReferenceBotsError", "ReferenceBots", "packages_in", "reference", 
 #: The reference bots of every game, by game name; filled on first use (:func:`reference`).
 _REGISTRY: dict[str, ReferenceBots] = {}
 _DISCOVERED = False
+#: Held while the registry is being filled: a thread that asks meanwhile waits for the whole of it.
+_DISCOVERING = threading.Lock()
 
 
 class NoReferenceBotsError(LookupError):
@@ -105,22 +108,29 @@ def reference(game: str) -> ReferenceBots:
 
 
 def _discover() -> None:
-    """Register every folder here with a ``provides`` module, once: nothing to edit for a new game."""
+    """Register every folder here with a ``provides`` module, once: nothing to edit for a new game.
+
+    The served site asks from several threads at once; each waits until every
+    game is registered, so none finds the registry half filled.
+    """
     global _DISCOVERED
     if _DISCOVERED:
         return
-    _DISCOVERED = True
-    package = importlib.import_module(__name__.rpartition(".")[0])
-    for module in pkgutil.iter_modules(package.__path__):
-        if not module.ispkg:
-            continue
-        name = f"{package.__name__}.{module.name}.provides"
-        try:
-            found = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        if found.PROVIDES.game != module.name:
-            raise ValueError(f"bots/{module.name}/provides.py declares the bots of {found.PROVIDES.game!r}")
-        register(found.PROVIDES)
+    with _DISCOVERING:
+        if _DISCOVERED:
+            return
+        package = importlib.import_module(__name__.rpartition(".")[0])
+        for module in pkgutil.iter_modules(package.__path__):
+            if not module.ispkg:
+                continue
+            name = f"{package.__name__}.{module.name}.provides"
+            try:
+                found = importlib.import_module(name)
+            except ModuleNotFoundError as exc:
+                if exc.name != name:
+                    raise
+                continue
+            if found.PROVIDES.game != module.name:
+                raise ValueError(f"bots/{module.name}/provides.py declares the bots of {found.PROVIDES.game!r}")
+            register(found.PROVIDES)
+        _DISCOVERED = True

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -94,3 +97,27 @@ def test_only_a_team_games_bots_name_gm_bots() -> None:
 def test_it_registers_only_the_bots_of_a_registered_game() -> None:
     with pytest.raises(engines.UnknownGameError, match="no game named 'tictactoe'"):
         provided.register(TOY_BOTS)
+
+
+def test_threads_asking_at_once_on_a_fresh_registry_all_find_every_games_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The served site validates uploads on several threads at once; the first question fills the
+    # registry. A thread asking meanwhile must wait for it, not find it half filled.
+    monkeypatch.setattr(provided, "_REGISTRY", {})
+    monkeypatch.setattr(provided, "_DISCOVERED", False)
+    slow_import = provided.importlib.import_module
+
+    def import_module(name: str) -> object:
+        time.sleep(0.02)  # importing a game's bots takes a while; the others ask meanwhile
+        return slow_import(name)
+
+    monkeypatch.setattr(provided.importlib, "import_module", import_module)
+    start = threading.Barrier(8)
+
+    def ask(_: int) -> str:
+        start.wait()
+        return reference("watch").validation_bot
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(ask, range(8)))
+    assert answers == [reference("watch").validation_bot] * 8
+    assert sorted(provided._REGISTRY) == sorted(engines.names())
