@@ -72,18 +72,6 @@ def reason_words(game_name: str) -> dict[str, str]:
     return words
 
 
-FORFEIT_REASONS = (
-    ILLEGAL_ACTION,
-    MALFORMED_OUTPUT,
-    LINE_TOO_LONG,
-    DECISION_TIMEOUT,
-    TIME_BANK,
-    CRASH,
-    EARLY_EXIT,
-    NOT_READING,
-)
-
-
 @dataclass(frozen=True)
 class TimeControl:
     """Per-game clock for each seat."""

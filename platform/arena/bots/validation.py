@@ -205,14 +205,6 @@ def record_validation(outcome: dict[str, Any]) -> BotVersion:
     return version
 
 
-def play_validation_series(version: BotVersion, game: str, role: str = "") -> dict[str, Any]:
-    """Run the validation series of ``version`` against the reference bot of ``game`` here; return its document.
-
-    For tools and tests; the platform sends validation series to the match workers (:func:`validate_version`).
-    """
-    return run_series_task(validation_spec(version, game, role))["result"]
-
-
 def forfeit_move(game: GameRecord, player: int) -> str:
     """Return which of its moves ``player`` forfeited on, in words: "its move 3" (its first move is 1)."""
     made = game.stat(player, "moves") or 0
