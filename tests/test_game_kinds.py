@@ -59,7 +59,7 @@ def test_no_code_outside_the_strategies_branches_on_a_kind_of_game() -> None:
 def test_the_check_sees_a_planted_branch(tmp_path: Path) -> None:
     # The check above would pass on an empty file list: make sure it reads what it should.
     scanned = {path.relative_to(ROOT).as_posix() for path in scanned_files()}
-    assert {"workers/referee.py", "platform/arena/ratings/recording.py", "engines/declaration.py"} <= scanned
+    assert {"workers/referee.py", "platform/arena/results/recording.py", "engines/declaration.py"} <= scanned
     assert "platform/arena/web/templates/web/series.html" in scanned
     assert "engines/kinds.py" not in scanned
     planted = tmp_path / "planted.py"

@@ -13,7 +13,7 @@ series time limit or the broker's visibility timeout (two hours).
 instead of relying on a linked callback, which Celery drops when the publish
 fails. With Redis (production) a ladder series' result is one entry appended
 to the stream :data:`RESULTS_STREAM`, which the platform drains in batches
-(arena/ratings/inflow.py), and at most one ``arena.drain_results`` task per
+(arena/results/inflow.py), and at most one ``arena.drain_results`` task per
 :data:`DRAIN_MARK_TTL_S` wakes the platform; a validation's result, and every
 result with another broker, is a task on the ``platform`` queue. A result
 that cannot be published is written to the outbox, a directory of one JSON
@@ -60,7 +60,7 @@ LEASE_TTL_S = int(os.environ.get("ARENA_LEASE_TTL_S", "45"))
 LEASE_REFRESH_S = max(1, LEASE_TTL_S // 3)
 #: Publishing a result: tries, and the pause between them, before it goes to the outbox.
 PUBLISH_RETRY_POLICY = {"max_retries": 3, "interval_start": 0.5, "interval_step": 1.0, "interval_max": 2.0}
-#: The Redis stream of ladder series results, drained by the platform (arena/ratings/inflow.py).
+#: The Redis stream of ladder series results, drained by the platform (arena/results/inflow.py).
 RESULTS_STREAM = "arena:results"
 #: The platform task that drains it, and the mark that keeps it to one queued at a time.
 DRAIN_TASK = "arena.drain_results"

@@ -138,6 +138,7 @@ INSTALLED_APPS = [
     "arena.seasons",
     "arena.series",
     "arena.ratings",
+    "arena.results",
     "arena.ops",
     "arena.web",
     "arena.api",
@@ -385,7 +386,7 @@ CELERY_BEAT_SCHEDULE = {
     "resend-lost-series": {"task": "arena.resend_lost_series", "schedule": envint("ARENA_RESEND_INTERVAL_S", "20")},
     "apply-pending-results": {"task": "arena.apply_pending_results", "schedule": 30},
     # Results the match workers appended to the stream and no drain has taken (its wake-up lost, a
-    # platform worker died mid-drain): arena/ratings/inflow.py.
+    # platform worker died mid-drain): arena/results/inflow.py.
     "drain-results": {"task": "arena.drain_results", "schedule": envint("ARENA_DRAIN_INTERVAL_S", "5")},
     "revalidate-stale-versions": {"task": "arena.revalidate_stale", "schedule": 300},
     # Done series summed into the bot pages' head-to-head records (arena/series/head_to_head.py); until

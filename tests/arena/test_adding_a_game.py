@@ -22,7 +22,7 @@ from arena.bots.submissions import submit_version
 from arena.bots.validation import validate_version
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating
-from arena.ratings.recording import season_parameters
+from arena.results.recording import season_parameters
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from tests.toygame.tictactoe import DECLARATION, PACKAGES

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from arena.matchmaking.scheduling import GROUPINGS, SCHEDULERS
 from arena.ops.management.commands.demo import BOARD_LINES
-from arena.ratings.recording import RANKINGS
+from arena.results.recording import RANKINGS
 from arena.web.views.seasons import BOARDS
 from engines import kinds
 

@@ -1,4 +1,4 @@
-"""The platform's apps depend one way: bots → seasons → series → ratings → matchmaking → the top.
+"""The platform's apps depend one way: bots → seasons → series → ratings → results → matchmaking → the top.
 
 Each app may import the apps below it, never those above, at module level or
 inside a function. At the bottom, ``arena.tasking`` and ``arena.converters``
@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "platform" / "arena"
 BOTTOM = ("tasking", "converters")
-APPS = ("bots", "seasons", "series", "ratings", "matchmaking")
+APPS = ("bots", "seasons", "series", "ratings", "results", "matchmaking")
 TOP = ("ops", "web", "api", "embedded", "urls", "wsgi", "celeryconf", "settings", "__init__")
 
 
@@ -66,16 +66,16 @@ def test_no_app_imports_an_app_above_it() -> None:
 
 
 def test_the_order_is_the_one_documented_and_covers_every_module() -> None:
-    assert APPS == ("bots", "seasons", "series", "ratings", "matchmaking")
+    assert APPS == ("bots", "seasons", "series", "ratings", "results", "matchmaking")
     known = set(BOTTOM) | set(APPS) | set(TOP)
     assert {module.split(".")[0] for module, _ in modules()} <= known
     architecture = (ROOT.parents[1] / "docs" / "architecture.md").read_text()
-    assert "bots → seasons → series → ratings → matchmaking" in architecture
+    assert "bots → seasons → series → ratings → results → matchmaking" in architecture
 
 
 def test_the_check_would_see_an_upward_import() -> None:
-    # recording (ratings) importing the matchmaker's scheduling would be upward; the reverse is fine.
-    assert layer("ratings.recording") < layer("matchmaking.scheduling")
+    # recording (results) importing the matchmaker's scheduling would be upward; the reverse is fine.
+    assert layer("results.recording") < layer("matchmaking.scheduling")
     assert layer("series.models") < layer("ratings.models")
     # An admin module of a low app has no pass: calling the operator's actions from there would be upward.
     assert layer("bots.admin") < layer("ops.operations")

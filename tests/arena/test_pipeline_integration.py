@@ -44,7 +44,7 @@ from arena.bots.submissions import submit_version
 from arena.matchmaking.pairing import MatchmakingPolicy
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating, RatingHistory
-from arena.ratings.recording import recompute_season
+from arena.results.recording import recompute_season
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat, SeriesState
 from workers.slots import preferred_slot

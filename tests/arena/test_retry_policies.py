@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from arena.bots.tasks import record_validation_task, validate_version_task
-from arena.ratings.tasks import drain_results_task, record_series_result_task
+from arena.results.tasks import drain_results_task, record_series_result_task
 from arena.tasking import DATABASE_DOWN, RETRY_WHILE_THE_DATABASE_IS_DOWN
 from workers.tasks import retry_when_the_sandbox_fails, run_series_task
 

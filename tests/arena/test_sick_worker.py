@@ -38,7 +38,7 @@ from arena.bots.submissions import mark_validation_result, submit_version
 from arena.matchmaking.inventory import resend_lost
 from arena.matchmaking.pairing import MatchmakingPolicy
 from arena.matchmaking.scheduling import schedule_round
-from arena.ratings import inflow
+from arena.results import inflow
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesResultLog, SeriesState
 from tests.arena.services import MatchWorker, OwnRedis, service_environment

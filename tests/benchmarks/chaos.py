@@ -531,7 +531,7 @@ def check(season: Any, work: Path) -> list[str]:
     from django.db.models import Count
 
     from arena.ratings.models import Rating, RatingHistory
-    from arena.ratings.recording import recompute_season
+    from arena.results.recording import recompute_season
     from arena.series.models import Series, SeriesResultLog, SeriesState
 
     problems = []

@@ -10,18 +10,18 @@ versions. For each series it fabricates a result document shaped like a match
 worker's (two games with their actions, stats, winners and reasons; the Watch
 score with points, winner, game_wins, white and black totals; the players'
 sha256), then records them in five ways, a fifth each: delivered one after
-another by one process (:func:`arena.ratings.recording.record_series_result`,
+another by one process (:func:`arena.results.recording.record_series_result`,
 each delivery applying its own result), as a backlog (inbox inserts, then one
-:func:`arena.ratings.recording.apply_pending` in batches), delivered by
+:func:`arena.results.recording.apply_pending` in batches), delivered by
 ``--processes`` forked processes at once; then through Redis to real Celery
 platform workers (``--processes`` processes), first as one
 ``record_series_result`` task per result, then the production path: a match
 worker's ``publish`` appends each result to the results stream, which the
-platform drains in batches (arena/ratings/inflow.py), while the beat's
+platform drains in batches (arena/results/inflow.py), while the beat's
 pair-record fold is sent to the same workers every ``--fold-every`` seconds
 (0.25 by default, 10 in production), as it competes with recording in a
 long run. Then it times
-:func:`arena.ratings.recording.recompute_season` over the
+:func:`arena.results.recording.recompute_season` over the
 whole log and says whether it lands exactly on the stored ratings.
 
 Prints Markdown tables; the target, the figures (PostgreSQL on the same
@@ -213,7 +213,7 @@ def main() -> None:
 
 def deliver_all(work: list[tuple[int, dict[str, Any]]]) -> list[float]:
     """Deliver every result in turn, as one platform worker does; return each delivery's seconds."""
-    from arena.ratings.recording import record_series_result
+    from arena.results.recording import record_series_result
 
     times = []
     for series_id, document in work:
@@ -250,7 +250,7 @@ def through_broker(
     ``tasks`` go as one ``arena.record_series_result`` task each (a result with a
     broker that is not Redis); ``streamed`` as a match worker publishes them with
     Redis (workers/delivery.py: one stream entry each, and a drain woken at most
-    once per batch), which the platform drains in batches (arena/ratings/inflow.py).
+    once per batch), which the platform drains in batches (arena/results/inflow.py).
     """
     import subprocess
 
@@ -340,7 +340,7 @@ def run(args: argparse.Namespace, server_version: str) -> None:
     call_command("migrate", verbosity=0)
 
     from arena.ratings.models import Rating, RatingHistory
-    from arena.ratings.recording import _deliver, apply_pending, recompute_season, record_series_result
+    from arena.results.recording import _deliver, apply_pending, recompute_season, record_series_result
     from arena.series.models import PendingResult, SeriesResultLog
 
     rng = random.Random(args.seed)

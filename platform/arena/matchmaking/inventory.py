@@ -50,7 +50,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena.ratings import inflow
+from arena.results import inflow
 from arena.series.models import PendingResult, Series, SeriesState
 from arena.tasking import broker_redis
 from workers.delivery import RESULTS_STREAM

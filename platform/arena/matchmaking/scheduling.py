@@ -49,8 +49,8 @@ from arena.bots.models import BotVersion
 from arena.matchmaking import pace
 from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, plan_round
 from arena.ratings.models import Rating
-from arena.ratings.recording import apply_pending, season_parameters
-from arena.ratings.tasks import record_series_result_task
+from arena.results.recording import apply_pending, season_parameters
+from arena.results.tasks import record_series_result_task
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import PendingResult, Series, SeriesSeat, SeriesState
 from arena.tasking import broker_redis, is_running, send
@@ -382,7 +382,7 @@ def schedule_new_version(sender: Any, version: BotVersion, **kwargs: Any) -> lis
     """Queue the new version's series in each running solo season it entered; return them.
 
     A step of ``version_activated`` (arena/ops/receivers.py), called after the
-    version was entered into its seasons (arena.ratings.receivers), so its
+    version was entered into its seasons (arena.results.entries), so its
     entries exist; the rated seasons pair it at the next beat.
     """
     seasons = Season.objects.filter(

@@ -18,7 +18,7 @@ class OpsConfig(AppConfig):
         from arena.bots import signals
         from arena.ops.receivers import follow_activation
         from arena.ops.tasks import request_top_up
-        from arena.ratings.signals import series_recorded
+        from arena.results.signals import series_recorded
 
         # One receiver calls the steps in their order (arena/ops/receivers.py), whatever INSTALLED_APPS says.
         signals.version_activated.connect(follow_activation, dispatch_uid="arena.ops.follow_activation")

@@ -4,7 +4,7 @@ Each step needs the one before it, so they are called here one after the
 other instead of being connected as receivers of their own (whose order
 would be the order of INSTALLED_APPS):
 
-1. :func:`arena.ratings.receivers.enter_seasons`: the version takes its
+1. :func:`arena.results.entries.enter_seasons`: the version takes its
    predecessors' places (or joins the running seasons of its games), with a
    seeded rating.
 2. :func:`arena.matchmaking.scheduling.schedule_new_version`: in the running
@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.bots.models import BotVersion
 from arena.matchmaking.scheduling import schedule_new_version
-from arena.ratings.receivers import enter_seasons
+from arena.results.entries import enter_seasons
 
 
 def follow_activation(sender: Any, version: BotVersion, retired: Iterable[BotVersion] = (), **kwargs: Any) -> None:

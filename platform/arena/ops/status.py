@@ -78,7 +78,7 @@ def queue_depths(broker_url: str) -> dict[str, Any]:
     """Return {"matches": n, "platform": n, "results": n} waiting, or {"error": ...} / {"note": ...} when unknowable.
 
     ``results`` counts the entries of the match workers' results stream that no
-    drain has acknowledged yet (arena/ratings/inflow.py).
+    drain has acknowledged yet (arena/results/inflow.py).
     """
     if not broker_url:
         return {"note": NO_BROKER}

@@ -52,7 +52,7 @@ class Series(models.Model):
     replay_location = models.TextField(blank=True, help_text="where the replay sits in the artifact store")
     created = models.DateTimeField(auto_now_add=True)
     folded = models.BooleanField(
-        default=False, help_text="done and counted in the PairRecord summaries (arena/series/pairings.py)"
+        default=False, help_text="done and counted in the PairRecord summaries (arena/series/head_to_head.py)"
     )
 
     class Meta:
@@ -182,7 +182,7 @@ class PendingResult(models.Model):
 
     Inserting it is the one thing a delivery does before it returns; whoever
     holds the season's lock next applies every pending result of the season in
-    one batch (arena.ratings.recording) and deletes them.
+    one batch (arena.results.recording) and deletes them.
     """
 
     series = models.OneToOneField(Series, models.CASCADE, related_name="pending_result")

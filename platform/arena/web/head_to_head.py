@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.bots.models import Bot
 from arena.ratings.models import Rating
-from arena.ratings.recording import season_parameters
+from arena.results.recording import season_parameters
 from arena.seasons.models import Season
 from arena.series.head_to_head import records_of
 from arena.web.stats import wilson_interval, win_probability

@@ -95,7 +95,7 @@ def test_a_series_whose_result_waits_in_the_stream_is_recorded_not_sent_again(
     broker: redis.Redis, make_version: Any, season: Any
 ) -> None:
     from arena.series.models import SeriesResultLog
-    from tests.arena.series.test_recording_inbox import document
+    from tests.arena.results.test_recording_inbox import document
     from workers.delivery import RESULTS_STREAM
 
     season.transition(season.Status.RUNNING)
@@ -174,8 +174,8 @@ def test_a_series_whose_result_a_concurrent_drain_is_recording_is_not_sent_again
 
     from django.db import connections
 
-    from arena.ratings import inflow
-    from tests.arena.series.test_recording_inbox import document
+    from arena.results import inflow
+    from tests.arena.results.test_recording_inbox import document
     from workers.delivery import RESULTS_STREAM
 
     season.transition(season.Status.RUNNING)
@@ -220,7 +220,7 @@ def test_a_series_whose_result_waits_in_the_inbox_is_not_sent_again(
     broker: redis.Redis, make_version: Any, season: Any
 ) -> None:
     from arena.series.models import PendingResult
-    from tests.arena.series.test_recording_inbox import document
+    from tests.arena.results.test_recording_inbox import document
 
     series = sent_series(make_version, season)
     broker.delete("matches")

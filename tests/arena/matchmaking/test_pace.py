@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from arena.matchmaking import pace, scheduling
 from arena.matchmaking.pace import Capacity, SeasonLoad
 from arena.ops import tasks
-from arena.ratings.recording import record_series_result
+from arena.results.recording import record_series_result
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesSeat, SeriesState
 from tests.results import result_document

@@ -10,7 +10,7 @@ import pytest
 import trueskill
 
 from arena.matchmaking.pairing import Candidate, MatchmakingPolicy, match_quality, plan_round
-from arena.ratings.forfeits import should_disable
+from arena.results.forfeits import should_disable
 
 POLICY = MatchmakingPolicy()
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from arena.bots.models import BotVersion
 from arena.ops.operations import OperationError, finish_season
 from arena.ratings.models import Rating
-from arena.ratings.recording import record_series_result
+from arena.results.recording import record_series_result
 from arena.seasons.models import FinalStanding, FrozenStandingError, Season
 from arena.series.models import Series, SeriesState
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating
-from arena.ratings.recording import record_series_result
+from arena.results.recording import record_series_result
 from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
 

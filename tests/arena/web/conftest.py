@@ -1,8 +1,8 @@
 """Fixtures of the web pages' tests: users, and a Watch season with series really played and recorded.
 
 Series are played by the match worker's own task in the sandbox (as
-tests/arena/series/test_recording.py does through the matchmaker) and recorded
-through arena.ratings.recording, so the pages see the real data shape: result
+tests/arena/results/test_recording.py does through the matchmaker) and recorded
+through arena.results.recording, so the pages see the real data shape: result
 documents, seats, game records, ratings and their history. A played result
 document is kept for the session, keyed by its spec, so later tests replay it
 into a fresh database without running the bots again.
@@ -60,7 +60,7 @@ def client_of() -> Callable[[Any], Client]:
 def play_series(season: Any, versions: list[Any], seed: int) -> Any:
     """Create a series of ``versions`` (seat order), play it in the sandbox, record it; return the series."""
     from arena.matchmaking.scheduling import series_spec
-    from arena.ratings.recording import record_series_result
+    from arena.results.recording import record_series_result
     from arena.series.models import Series, SeriesSeat
     from workers.chance import local_secret
     from workers.tasks import run_series_task

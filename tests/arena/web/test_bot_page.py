@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from arena.bots.submissions import mark_validation_result, submit_version
 from arena.ratings.models import Rating, RatingHistory
-from arena.ratings.recording import season_parameters
+from arena.results.recording import season_parameters
 from arena.web.stats import wilson_interval, win_probability
 from arena.web.views import bots as bot_views
 

@@ -14,7 +14,7 @@ from django.test import Client
 from arena.bots.models import BotVersion, Notice
 from arena.bots.submissions import submit_version
 from arena.ops.operations import disable_version
-from arena.ratings.forfeits import disable_for_forfeits
+from arena.results.forfeits import disable_for_forfeits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -52,7 +52,7 @@ def opening(config: dict[str, Any], players: int, seed: int) -> list[int]:
 def race(settings: Any, tmp_path: Path, make_user: Callable[..., Any]) -> dict[str, Any]:
     from arena.bots.submissions import mark_validation_result, submit_version
     from arena.matchmaking.scheduling import series_spec
-    from arena.ratings.recording import record_series_result
+    from arena.results.recording import record_series_result
     from arena.seasons.models import Season, SeasonEntry
     from arena.series.models import Series, SeriesSeat, SeriesState
     from workers.tasks import run_series_task

@@ -43,7 +43,7 @@ def play_series(season: Any, versions: list[Any], seed: int) -> Any:
     The same as conftest.py's ``play_series`` (test modules cannot import conftest).
     """
     from arena.matchmaking.scheduling import series_spec
-    from arena.ratings.recording import record_series_result
+    from arena.results.recording import record_series_result
     from arena.series.models import Series, SeriesSeat
     from workers.chance import local_secret
     from workers.tasks import run_series_task

@@ -29,7 +29,7 @@ PACKAGES = REPO / "bots" / "watch_factory" / "packages"
 def watch_factory_series(settings: Any, tmp_path: Path, make_user: Callable[..., Any]) -> Any:
     from arena.bots.submissions import mark_validation_result, submit_version
     from arena.matchmaking.scheduling import series_spec
-    from arena.ratings.recording import record_series_result
+    from arena.results.recording import record_series_result
     from arena.seasons.models import Season, SeasonEntry
     from arena.series.models import Series, SeriesSeat
     from workers.chance import local_secret

@@ -17,7 +17,7 @@ from django.utils import timezone
 from arena.bots.submissions import mark_validation_result, submit_version
 from arena.matchmaking.scheduling import MAX_ATTEMPTS, schedule_round, sweep_overdue
 from arena.ratings.models import Rating, RatingHistory
-from arena.ratings.recording import recompute_season, record_series_result
+from arena.results.recording import recompute_season, record_series_result
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesState
 

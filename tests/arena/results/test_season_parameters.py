@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engines
-from arena.ratings.recording import season_parameters
+from arena.results.recording import season_parameters
 from arena.seasons.models import Season
 from engines.declaration import BETA, MU, SIGMA, TAU
 from workers.cli import trueskill_environment

@@ -11,7 +11,7 @@ pending result of the season, oldest first, applies them in one transaction
 a dozen per result) and deletes them. Every delivery by task takes this road,
 in process (the embedded default, tests) as with a broker.
 
-A drain of the match workers' results stream (arena.ratings.inflow) records
+A drain of the match workers' results stream (arena.results.inflow) records
 its batch with :func:`record_many` instead, on the same lock and inbox: it
 applies each season's share at once when the lock is free, skipping the
 inbox's insert, delete and second parse, and puts it in the inbox otherwise.
@@ -60,16 +60,16 @@ from psycopg.types.json import Jsonb
 
 import engines
 from arena.ratings.closed_form import TrueSkillParameters
-from arena.ratings.forfeits import (
+from arena.ratings.models import Rating, RatingHistory
+from arena.ratings.ranking import ranks_from_points, rate_ranking, rate_teams
+from arena.results.forfeits import (
     FORFEIT_MIN_SERIES,
     FORFEIT_THRESHOLD,
     disable_for_forfeits,
     forfeit_by,
     should_disable,
 )
-from arena.ratings.models import Rating, RatingHistory
-from arena.ratings.ranking import ranks_from_points, rate_ranking, rate_teams
-from arena.ratings.signals import series_recorded
+from arena.results.signals import series_recorded
 from arena.seasons.models import RECORD_FIELDS, Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesSeat, SeriesState
 from engines import kinds, teams

@@ -9,8 +9,8 @@ import redis
 from celery import shared_task
 
 from arena import tasking
-from arena.ratings import inflow, recording
-from arena.ratings.recording import apply_all_pending
+from arena.results import inflow, recording
+from arena.results.recording import apply_all_pending
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def record_series_result_task(outcome: dict[str, Any]) -> bool:
     The same road in process (the embedded default, tests) and with a broker:
     the result goes to its season's inbox and the inbox is applied at once
     unless another transaction holds the season, which then applies it after
-    its commit (arena.ratings.recording).
+    its commit (arena.results.recording).
     """
     return recording.record_series_result(outcome["series_id"], outcome["result"])
 
@@ -41,7 +41,7 @@ def apply_pending_results_task() -> int:
     **tasking.RETRY_WHILE_THE_DATABASE_IS_DOWN,
 )
 def drain_results_task() -> int:
-    """Record the results waiting in the match workers' stream (arena.ratings.inflow); return how many were new.
+    """Record the results waiting in the match workers' stream (arena.results.inflow); return how many were new.
 
     Queued by a match worker after its append (one at a time) and by the beat
     every few seconds; a drain that used its time budget queues the next one.

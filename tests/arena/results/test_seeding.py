@@ -14,7 +14,7 @@ from arena.bots.models import BotVersion
 from arena.bots.submissions import mark_validation_result, submit_version
 from arena.matchmaking.scheduling import schedule_round
 from arena.ratings.models import Rating, RatingHistory
-from arena.ratings.recording import recompute_season, season_parameters
+from arena.results.recording import recompute_season, season_parameters
 from arena.seasons.models import Season, SeasonEntry
 
 REPO = Path(__file__).resolve().parents[3]

@@ -1,7 +1,7 @@
 """The recorder's inbox: deliveries queue, batches apply in order, any number of seats, nothing twice or lost.
 
 Documents here are hand-made in the referee's shape (workers/referee.py, completed
-by tests/results.py), so the tests need no sandbox; tests/arena/series/test_recording.py
+by tests/results.py), so the tests need no sandbox; tests/arena/results/test_recording.py
 records real sandboxed series.
 """
 
@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.ops.status import failed_since
-from arena.ratings import recording
 from arena.ratings.models import Rating, RatingHistory
 from arena.ratings.ranking import ranks_from_points, rate_ranking
-from arena.ratings.recording import apply_pending, recompute_season, record_series_result, season_parameters
+from arena.results import recording
+from arena.results.recording import apply_pending, recompute_season, record_series_result, season_parameters
 from arena.seasons.models import Season
 from arena.series.models import GameRecord, PendingResult, Series, SeriesResultLog, SeriesState
 from tests.results import result_document
@@ -266,7 +266,7 @@ def test_forfeits_are_counted_on_the_rating_row(running: Season, field: list[Bot
 
 
 def test_the_beat_applies_results_a_dead_delivery_left_in_the_inbox(running: Season, field: list[BotVersion]) -> None:
-    from arena.ratings.tasks import apply_pending_results_task
+    from arena.results.tasks import apply_pending_results_task
 
     series = new_series(running, field[:2])
     PendingResult.objects.create(series=series, season=running, result=document(field[:2], [2.0, 0.0]))
@@ -279,7 +279,7 @@ def test_the_beat_applies_results_a_dead_delivery_left_in_the_inbox(running: Sea
 def test_with_a_broker_the_task_records_a_result_as_it_does_in_process(
     running: Season, field: list[BotVersion], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arena.ratings.tasks import record_series_result_task
+    from arena.results.tasks import record_series_result_task
 
     monkeypatch.setitem(record_series_result_task.app.conf, "task_always_eager", False)
     series = new_series(running, field[:2])

@@ -5,7 +5,7 @@ the stream ``arena:results`` (workers/delivery.py) instead of sending one
 Celery task per result, and queues at most one ``arena.drain_results`` at a
 time to wake the platform. A drain reads the stream through the consumer group
 :data:`GROUP` up to :data:`BATCH` entries at a time, records the whole batch
-(:func:`arena.ratings.recording.record_many`: each season's share applied in
+(:func:`arena.results.recording.record_many`: each season's share applied in
 one transaction, or put in the inbox for the transaction that holds the
 season's lock), and only once that has committed acknowledges and deletes the
 entries.
@@ -49,7 +49,7 @@ from typing import Any
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.utils import timezone
 
-from arena.ratings.recording import EncodedJson, record_many
+from arena.results.recording import EncodedJson, record_many
 from arena.series.models import Series, SeriesState
 from workers.delivery import DRAIN_MARK, DRAIN_MARK_TTL_S, RESULTS_STREAM
 
@@ -92,7 +92,7 @@ def ensure_group(client: Any) -> None:
 def read(fields: dict[Any, Any]) -> tuple[int, dict[str, Any]] | None:
     """Return ``(series id, result document)`` of a stream entry, or None when it names no series or result.
 
-    The document is an :class:`arena.ratings.recording.EncodedJson`: it keeps
+    The document is an :class:`arena.results.recording.EncodedJson`: it keeps
     the text the worker sent, which the log stores as it is.
     """
     series, text = fields.get(b"series", fields.get("series")), fields.get(b"result", fields.get("result"))

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.ratings.models import Rating
-from arena.ratings.recording import recompute_ratings
+from arena.results.recording import recompute_ratings
 from arena.seasons.models import Season
 
 

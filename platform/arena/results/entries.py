@@ -62,7 +62,7 @@ def enter_seasons(sender: Any, version: BotVersion, retired: Iterable[BotVersion
 
 def enter_season(season: Season, version: BotVersion, retired_ids: list[int]) -> None:
     """Give ``version`` an active entry in ``season`` and, if a retired version was rated there, its seeded rating."""
-    from arena.ratings.recording import season_parameters  # arena.series imports this app's models
+    from arena.results.recording import season_parameters  # arena.series imports this app's models
 
     entry, created = SeasonEntry.objects.get_or_create(season=season, version=version)
     if not created and not entry.active:

@@ -2,7 +2,7 @@
 
 Against real Redis (a database of the run's own server, tests/conftest.py) and the suite's database: the
 worker's side is workers/delivery.py's ``publish``, the platform's
-arena/ratings/inflow.py and the ``arena.drain_results`` task.
+arena/results/inflow.py and the ``arena.drain_results`` task.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import redis
 from celery import Celery
 
 from arena.bots.models import BotVersion
-from arena.ratings import inflow, recording
 from arena.ratings.models import Rating
-from arena.ratings.recording import deliver_many, recompute_season, record_many
+from arena.results import inflow, recording
+from arena.results.recording import deliver_many, recompute_season, record_many
 from arena.seasons.models import Season
 from arena.series.models import PendingResult, SeriesResultLog, SeriesState
-from tests.arena.series.test_recording_inbox import document, new_series
+from tests.arena.results.test_recording_inbox import document, new_series
 from workers import delivery
 from workers.celery_app import configure
 
@@ -84,7 +84,7 @@ def test_a_workers_results_go_to_the_stream_and_wake_one_drain(
 def test_a_drain_records_every_result_once_in_batches(
     stream: redis.Redis, worker_app: Celery, season: Season, field: list[BotVersion], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arena.ratings.tasks import drain_results_task
+    from arena.results.tasks import drain_results_task
 
     sent = outcomes(season, field, 7)
     for outcome in [*sent, sent[2], sent[5]]:  # two results appended twice (an append whose reply was lost)
@@ -124,7 +124,7 @@ def test_a_drain_that_died_before_acknowledging_is_taken_over_without_doubling(
     assert inflow.drain(stream, "live-worker") == (4, True)  # claimed and recorded
     assert stream.xpending(delivery.RESULTS_STREAM, inflow.GROUP)["pending"] == 0
     assert stream.xlen(delivery.RESULTS_STREAM) == 0
-    from arena.ratings.recording import apply_all_pending
+    from arena.results.recording import apply_all_pending
 
     assert apply_all_pending() == 0  # the dead drain's copies in the inbox change nothing
     assert not PendingResult.objects.exists()
@@ -192,7 +192,7 @@ def test_a_wiped_redis_has_no_group_and_the_drain_makes_one(stream: redis.Redis)
 
 
 def test_without_redis_the_drain_task_does_nothing(settings: Any) -> None:
-    from arena.ratings.tasks import drain_results_task
+    from arena.results.tasks import drain_results_task
 
     settings.CELERY_BROKER_URL = ""
     assert drain_results_task.apply().get() == 0

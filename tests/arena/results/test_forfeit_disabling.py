@@ -9,7 +9,7 @@ import pytest
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating
-from arena.ratings.recording import record_series_result
+from arena.results.recording import record_series_result
 from arena.seasons.models import Season, SeasonEntry
 from arena.series.models import Series, SeriesState
 from tests.results import result_document
