@@ -28,7 +28,6 @@ from engines.base import (
     ConfigError,
     Game,
     GameInfo,
-    IllegalActionError,
     MalformedActionError,
     Outcome,
     State,
@@ -360,12 +359,8 @@ class FactoryRaceState(State):
     """A position of the factory race. Build one with :meth:`FactoryRaceGame.new_initial_state`."""
 
     def __init__(self, game: FactoryRaceGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.challenge = config["mode"] == CHALLENGE
-        self._history: list[int] = []
         self.factories = [Factory(player, config["stars"]) for player in range(num_players)]
         # "Жетоны со станками других игроков не замешиваются в эту стопку."
         self.tile_stack = [
@@ -678,13 +673,6 @@ class FactoryRaceState(State):
             self.reason = ROUND_CAP_TIE if capped else TIE_BREAK
 
     # -- decisions -----------------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
-        if self.phase == OVER:
-            return []
-        if self.draws:
-            return [action for action, _ in self.chance_outcomes()]
-        return self._decisions()
-
     def _decisions(self) -> list[int]:
         player = self.to_move
         phase = self.phase
@@ -1155,12 +1143,8 @@ class FactoryRaceState(State):
         return NOTATION[action]
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        raw = text.strip()
+        raw = self._read_notation(text)
         key = " ".join(raw.lower().split())
-        if self.phase == OVER:
-            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
         action = PARSE.get(key)
         if action is None:
             raise MalformedActionError(
@@ -1168,12 +1152,7 @@ class FactoryRaceState(State):
                 "'swap a1 b2', 'staff b2', 'staff asm1', 'bureau', 'housing', 'request', 'take tile 5', "
                 "'put c1 turn 1', 'cube red>a1', 'cube c2>asm1'"
             )
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{raw!r} is not legal now{self.why_illegal(action)}; legal now: {self._describe_legal(legal)}"
-            )
-        return action
+        return self._legal_or_raise(action, raw)
 
     def why_illegal(self, action: int) -> str:
         """Return the rule that makes an in-range ``action`` illegal now (starting ``": "``), or ``""``."""
@@ -1251,17 +1230,6 @@ class FactoryRaceState(State):
                 return f": the tile on {CELL_NAMES[cell]} has a worker or a cube and cannot be replaced"
             return ": every row of the production shop must keep a machine"
         return ""
-
-    def apply_checked(self, action: object) -> None:
-        try:
-            super().apply_checked(action)
-        except IllegalActionError as exc:
-            if integer_in(action, 0, NUM_ACTIONS - 1):
-                why = self.why_illegal(action)
-                head, sep, legal = str(exc).partition("; legal now: ")
-                if why and sep:
-                    raise IllegalActionError(f"{head}{why}; legal now: {legal}") from None
-            raise
 
     # -- results -----------------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -1454,7 +1422,7 @@ class FactoryRaceState(State):
         history.
         """
         num_players = view["num_players"]
-        state = game.new_initial_state(config=view["config"], num_players=num_players)
+        state = cls(game, game.merged_config(view["config"]), game.check_num_players(num_players), None)
         state.draws = []
         state.dice = {}
         state.round = view["round"]
@@ -1546,12 +1514,9 @@ class FactoryRaceState(State):
     def to_json(self) -> dict[str, Any]:
         # The action list (chance included) is the authority: state_from_json replays it
         # through the checked path. The rest is a readable snapshot.
-        view = self._view(None)
-        view.pop("player")
+        view = self._saved_view(self._view(None))
         view.update(
             {
-                "seed": self.seed,
-                "history": list(self._history),
                 "tile_stack_contents": sorted(self.tile_stack),
                 "poster_stack_contents": sorted(self.poster_stack),
             }
@@ -1616,6 +1581,8 @@ class FactoryRaceGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
+    state_class = FactoryRaceState
+    state_name = "a factory race state"
 
     def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: a point for each game won, each shared win too (scoring.py)."""
@@ -1640,11 +1607,3 @@ class FactoryRaceGame(Game):
         if not integer_in(rounds, 1, MAX_ROUNDS_LIMIT):
             raise ConfigError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_LIMIT}, not {rounds!r}")
         return full
-
-    def new_initial_state(
-        self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
-    ) -> FactoryRaceState:
-        return FactoryRaceState(self, self.merged_config(config), self.check_num_players(num_players), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> FactoryRaceState:
-        return self.replay_saved(data, "a factory race state")  # type: ignore[return-value]

@@ -157,14 +157,10 @@ class WatchRaceState(State):
     """A position of the Watch race. Build one with :meth:`WatchRaceGame.new_initial_state`."""
 
     def __init__(self, game: WatchRaceGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.ring_length: int = config["ring_length"]
         self.yellow_squares: frozenset[int] = frozenset(config["yellow_squares"])
         self.hand_size = cards_each(num_players)
-        self._history: list[int] = []
         self.replays = 0
         self.previous_rounds: list[dict[str, str]] = []
         self.winners: tuple[int, ...] = ()
@@ -366,12 +362,8 @@ class WatchRaceState(State):
     _TIMER_RE = re.compile(r"^timer\s+(\d+)$")
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        raw = text.strip()
+        raw = self._read_notation(text)
         lowered = " ".join(raw.lower().split())
-        if self.phase == OVER:
-            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
         if match := self._MOVE_RE.match(lowered):
             pawn = "gbo".index(match.group(1)[0])
             steps = int(match.group(2))
@@ -423,13 +415,6 @@ class WatchRaceState(State):
             "swaps like 'swap 0 with P2.0' or 'swap 0 with pile 1', and 'keep'"
         )
 
-    def _legal_or_raise(self, action: int, raw: str) -> int:
-        legal = self.legal_actions()
-        if action not in legal:
-            why = self.why_illegal(action)
-            raise IllegalActionError(f"{raw!r} is not legal now{why}; legal now: {self._describe_legal(legal)}")
-        return action
-
     def why_illegal(self, action: int) -> str:
         """Return a short reason (starting ``": "``) why an in-range ``action`` is illegal now, or ``""``."""
         phase = self.phase
@@ -452,16 +437,6 @@ class WatchRaceState(State):
         if phase == SWAP and action > KEEP:
             return ": no such card to swap"
         return ""
-
-    def apply_checked(self, action: object) -> None:
-        try:
-            super().apply_checked(action)
-        except IllegalActionError as exc:
-            why = self.why_illegal(action) if integer_in(action, 0, NUM_ACTIONS - 1) else ""
-            if why and "legal now: " in str(exc):
-                head, _, legal = str(exc).partition("; legal now: ")
-                raise IllegalActionError(f"{head}{why}; legal now: {legal}") from None
-            raise
 
     # -- results ------------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -634,6 +609,8 @@ class WatchRaceGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
+    state_class = WatchRaceState
+    state_name = "a Watch race state"
 
     def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: one point per game won (engines/watch_race/scoring.py)."""
@@ -669,11 +646,3 @@ class WatchRaceGame(Game):
         full["yellow_squares"] = list(yellows)
         full["timer_turns"] = list(timer)
         return full
-
-    def new_initial_state(
-        self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
-    ) -> WatchRaceState:
-        return WatchRaceState(self, self.merged_config(config), self.check_num_players(num_players), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WatchRaceState:
-        return self.replay_saved(data, "a Watch race state")  # type: ignore[return-value]

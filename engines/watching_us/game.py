@@ -186,10 +186,7 @@ class WatchingUsState(State):
     """A Watching Us position."""
 
     def __init__(self, game: WatchingUsGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.gm_seat: int | None = num_players - 1 if config["gm"] == "seat" else None
         P = self.P = num_players - (self.gm_seat is not None)
         self.char_deck = list(range(N_CHAR))
@@ -232,7 +229,6 @@ class WatchingUsState(State):
         self.decisions = [0] * num_players
         self.queue: list[tuple[Any, ...]] = []
         self.need: tuple[Any, ...] | None = None
-        self._history: list[int] = []
         self._outcome: Outcome | None = None
         # Setup: "En la dirección contraria a las agujas del reloj, reparte tres Personajes a cada Jugador."
         order = [0, *range(P - 1, 0, -1)]
@@ -904,11 +900,6 @@ class WatchingUsState(State):
             self._push(*[("effect", e, -1, p) for e in CHARACTERS[card].item_active])
 
     # -- results -------------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self._outcome is None:
-            return [0.0] * self.num_players
-        return list(self._outcome.returns)
-
     def outcome(self) -> Outcome | None:
         return self._outcome
 
@@ -925,11 +916,7 @@ class WatchingUsState(State):
         return NOTATION[action]
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        key = " ".join(text.strip().lower().split())
-        if self._outcome is not None:
-            raise IllegalActionError(f"{text!r}: the game is over: no action is legal")
+        key = " ".join(self._read_notation(text).lower().split())
         action = PARSE.get(key)
         if action is None:
             raise MalformedActionError(
@@ -1047,10 +1034,8 @@ class WatchingUsState(State):
 
     def to_json(self) -> dict[str, Any]:
         # The action list (chance included) is the authority: state_from_json replays it checked.
-        view = self._view(None)
-        view.pop("player")
+        view = self._saved_view(self._view(None))
         view.pop("role")
-        view.update({"seed": self.seed, "history": list(self._history)})
         return view
 
 
@@ -1105,6 +1090,7 @@ class WatchingUsGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
+    state_name = "a Watching Us state"
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         full = super().validate_config(config)
@@ -1129,6 +1115,3 @@ class WatchingUsGame(Game):
     ) -> WatchingUsState:
         full = self.merged_config(config)
         return WatchingUsState(self, full, self.check_num_players(num_players, full), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WatchingUsState:
-        return self.replay_saved(data, "a Watching Us state")  # type: ignore[return-value]
