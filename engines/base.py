@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engines.checks import is_integer
+from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
 
 CHANCE = -1
@@ -291,6 +291,32 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.render()
+
+    def _check_seat(self, player: object) -> int:
+        """Return ``player`` if it is a seat of this game, else raise ValueError (an observation asked of no seat)."""
+        if not integer_in(player, 0, self.num_players - 1):
+            raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
+        return player
+
+    def _view_header(self, viewer: int | None) -> dict[str, Any]:
+        """Return what a view of the position starts with (JSON-ready).
+
+        The game and its rules version, the viewer's seat (None: a viewer with
+        no seat), the seats, the configuration and the player to act (None
+        at a chance node or once the game is over).
+        """
+        info = self.game.info
+        current = self.current_player()
+        return {
+            "game": info.name,
+            "rules_version": info.rules_version,
+            "player": viewer,
+            "num_players": self.num_players,
+            "config": {
+                key: list(value) if isinstance(value, list | tuple) else value for key, value in self.config.items()
+            },
+            "to_move": current if current >= 0 else None,
+        }
 
     def _saved_view(self, view: dict[str, Any]) -> dict[str, Any]:
         """Return ``view`` (what a viewer with no seat sees) as a saved state: no ``player``, seed and history added.

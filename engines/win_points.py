@@ -15,9 +15,10 @@ Players here are *series* players, whatever seat they had. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engines.base import Outcome
 from engines.checks import integer_in
 from engines.result import GameRecord
 
@@ -96,6 +97,24 @@ def series_players(games: Sequence[GameRecord]) -> int:
     if len(counts) != 1:
         raise SeriesError(f"every game of a series has the same players; here {sorted(counts)} players")
     return counts.pop()
+
+
+def game_returns(winners: Sequence[int], num_players: int) -> tuple[float, ...]:
+    """Return each player's return from a game's winners: 1 a winner, the losers sharing the winners' total as a loss.
+
+    All zero when nobody won or everybody did.
+    """
+    if not winners or len(winners) == num_players:
+        return (0.0,) * num_players
+    loss = -len(winners) / (num_players - len(winners))
+    return tuple(1.0 if player in winners else loss for player in range(num_players))
+
+
+def won_outcome(
+    winners: tuple[int, ...], reason: str, num_players: int, stats: tuple[Mapping[str, Any], ...]
+) -> Outcome:
+    """Return how a finished game ended that ``winners`` won (none: nobody), with :func:`game_returns`."""
+    return Outcome(winners=winners, reason=reason, returns=game_returns(winners, num_players), stats=stats)
 
 
 def check_player(player: object, num_players: int, what: str) -> int:

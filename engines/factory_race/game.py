@@ -53,6 +53,7 @@ from engines.factory_race.data import (
     rotate,
 )
 from engines.result import GameRecord
+from engines.win_points import won_outcome
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # "два режима (2–4 игрока)"
 BASE, CHALLENGE = "base", "challenge"  # "базовый" and «Вызов»
@@ -1232,20 +1233,13 @@ class FactoryRaceState(State):
         return ""
 
     # -- results -----------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.phase != OVER or not self.winners or len(self.winners) == self.num_players:
-            return [0.0] * self.num_players
-        winners = len(self.winners)
-        loss = -winners / (self.num_players - winners)
-        return [1.0 if player in self.winners else loss for player in range(self.num_players)]
-
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        return Outcome(
-            winners=self.winners,
-            reason=self.reason,
-            returns=tuple(self.returns()),
+        return won_outcome(
+            self.winners,
+            self.reason,
+            self.num_players,
             stats=tuple(
                 {
                     "factory": data.FACTORY_NAMES[factory.factory],
@@ -1321,22 +1315,14 @@ class FactoryRaceState(State):
         return view
 
     def observation(self, player: int) -> dict[str, Any]:
-        if not integer_in(player, 0, self.num_players - 1):
-            raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
-        return self._view(player)
+        return self._view(self._check_seat(player))
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        current = self.current_player()
         view: dict[str, Any] = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": viewer,
-            "num_players": self.num_players,
-            "config": dict(self.config),
+            **self._view_header(viewer),
             "round": self.round,
             "phase": self.phase,
             "step": self.step if self.phase == ACTIVATE else "",
-            "to_move": current if current >= 0 else None,
             "first_player": self.first,
             "factories": [self._factory_view(p, viewer) for p in range(self.num_players)],
             "open_tiles": [

@@ -1058,21 +1058,15 @@ class WatchFactoryState(State):
         return view
 
     def observation(self, player: int) -> dict[str, Any]:
-        return self._view(player)
+        return self._view(self._check_seat(player))
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        current = self.current_player()
         secret_watch = self.watcher is not None and viewer is not None and viewer != self.watcher
         view: dict[str, Any] = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": viewer,
-            "num_players": self.num_players,
-            "config": dict(self.config),
+            **self._view_header(viewer),
             "round": self.round,
             "phase": self.phase,
             "step": self.step,
-            "to_move": current if current >= 0 else None,
             "watch_hand": self.hand,
             "market": self.market,
             "markets_left": len(self.market_stack) + (self.next_market >= 0),

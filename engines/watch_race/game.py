@@ -37,6 +37,7 @@ from engines.base import (
 )
 from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
+from engines.win_points import won_outcome
 
 # -- the material -------------------------------------------------------------
 # "3 pawns (GREEN, BLUE and ORANGE) and 90 tokens."
@@ -439,19 +440,13 @@ class WatchRaceState(State):
         return ""
 
     # -- results ------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.phase != OVER or not self.winners:
-            return [0.0] * self.num_players
-        loss = -1.0 / (self.num_players - 1)
-        return [1.0 if player in self.winners else loss for player in range(self.num_players)]
-
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        return Outcome(
-            winners=self.winners,
-            reason=self.reason,
-            returns=tuple(self.returns()),
+        return won_outcome(
+            self.winners,
+            self.reason,
+            self.num_players,
             stats=tuple(
                 {
                     "moves": self.moves[player],
@@ -470,9 +465,7 @@ class WatchRaceState(State):
 
     # -- views --------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        if not integer_in(player, 0, self.num_players - 1):
-            raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
-        current = self.current_player()
+        player = self._check_seat(player)
         swaps = []
         for turn, mover, own_slot, other, pile_index, their_slot, given, received in self.swap_log:
             entry: dict[str, Any] = {"turn": turn, "player": mover, "slot": own_slot}
@@ -488,15 +481,8 @@ class WatchRaceState(State):
                 entry["received"] = CARD_NAMES[given]
             swaps.append(entry)
         observation = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": player,
-            "num_players": self.num_players,
-            "config": {
-                key: (list(value) if isinstance(value, list | tuple) else value) for key, value in self.config.items()
-            },
+            **self._view_header(player),
             "phase": self.phase,
-            "to_move": current if current >= 0 else None,
             "round": self.replays + 1,
             "replays": self.replays,
             "previous_rounds": [dict(r) for r in self.previous_rounds],
@@ -585,14 +571,7 @@ class WatchRaceState(State):
         # replays it through the checked path. The rest is a readable snapshot,
         # hidden parts included; never send it to a player.
         return {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "num_players": self.num_players,
-            "config": {
-                key: (list(value) if isinstance(value, list | tuple) else value) for key, value in self.config.items()
-            },
-            "seed": self.seed,
-            "history": list(self._history),
+            **self._saved_view(self._view_header(None)),
             "phase": self.phase,
             "round": self.replays + 1,
             "timer": self.timer or None,

@@ -932,25 +932,19 @@ class WatchingUsState(State):
 
     # -- views ---------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        return self._view(player)
+        return self._view(self._check_seat(player))
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        current = self.current_player()
         view: dict[str, Any] = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": viewer,
+            **self._view_header(viewer),
             "role": None if viewer is None else ("gm" if viewer == self.gm_seat else "player"),
-            "num_players": self.num_players,
             "player_seats": self.P,
             "gm_seat": self.gm_seat,
-            "config": dict(self.config),
             "time": self.time,
             "time_name": TIMES[self.time],
             "turn": self.turn,
             "active": self.active,
             "step": self.step,
-            "to_move": current if current >= 0 else None,
             "characters": [
                 {
                     "seat": p,

@@ -167,3 +167,28 @@ def test_a_game_that_gives_no_rule_says_only_what_is_legal() -> None:
     illegal = next(a for a in range(state.game.info.num_distinct_actions) if a not in state.legal_actions())
     with pytest.raises(engines.IllegalActionError, match=r"\) is not legal now; legal now: "):
         state.apply_checked(illegal)
+
+
+@pytest.mark.parametrize("name", ["watch_race", "watch_factory", "factory_race", "watching_us"])
+def test_every_view_starts_with_the_game_the_viewer_the_seats_the_configuration_and_who_acts(name: str) -> None:
+    state = played(name, 10)
+    current = state.current_player()
+    view = state.observation(1)
+    assert {key: view[key] for key in ("game", "rules_version", "player", "num_players", "config", "to_move")} == {
+        "game": name,
+        "rules_version": state.game.info.rules_version,
+        "player": 1,
+        "num_players": state.num_players,
+        "config": dict(state.config),
+        "to_move": current if current >= 0 else None,
+    }
+    saved = state.to_json()
+    assert "player" not in saved
+    assert (saved["game"], saved["num_players"], saved["seed"], saved["history"]) == (
+        name,
+        state.num_players,
+        7,
+        state.history,
+    )
+    with pytest.raises(ValueError, match=f"^this game has players 0 to {state.num_players - 1}, not 9$"):
+        state.observation(9)
