@@ -57,6 +57,14 @@ class StateFormatError(EngineError):
     """A serialised state that does not describe a valid position."""
 
 
+def config_integer(config: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    """Return ``config[key]`` if it is an integer from ``low`` to ``high``; else raise :class:`ConfigError`."""
+    value = config[key]
+    if not integer_in(value, low, high):
+        raise ConfigError(f"{key} must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """What a game is, declared once: the registry and the platform read it."""

@@ -31,6 +31,7 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
+    config_integer,
 )
 from engines.checks import integer_in
 from engines.factory_race import data
@@ -1589,7 +1590,5 @@ class FactoryRaceGame(Game):
         start = full["start"]
         if start not in (ROTATE_START, DIE_START):
             raise ConfigError(f"start must be {ROTATE_START!r} (seat 0 starts) or {DIE_START!r}, not {start!r}")
-        rounds = full["max_rounds"]
-        if not integer_in(rounds, 1, MAX_ROUNDS_LIMIT):
-            raise ConfigError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_LIMIT}, not {rounds!r}")
+        config_integer(full, "max_rounds", 1, MAX_ROUNDS_LIMIT)
         return full

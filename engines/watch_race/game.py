@@ -34,6 +34,7 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
+    config_integer,
 )
 from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
@@ -599,9 +600,7 @@ class WatchRaceGame(Game):
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         full = super().validate_config(config)
-        ring = full["ring_length"]
-        if not integer_in(ring, MIN_RING, MAX_RING):
-            raise ConfigError(f"ring_length must be an integer from {MIN_RING} to {MAX_RING}, not {ring!r}")
+        ring = config_integer(full, "ring_length", MIN_RING, MAX_RING)
         yellows = full["yellow_squares"]
         if (
             not isinstance(yellows, list | tuple)
@@ -619,9 +618,7 @@ class WatchRaceGame(Game):
             raise ConfigError(
                 f"timer_turns must be [fewest, most] turns with 1 <= fewest <= most <= {MAX_TIMER_TURNS}, not {timer!r}"
             )
-        replays = full["max_replays"]
-        if not integer_in(replays, 0, MAX_REPLAYS):
-            raise ConfigError(f"max_replays must be an integer from 0 to {MAX_REPLAYS}, not {replays!r}")
+        config_integer(full, "max_replays", 0, MAX_REPLAYS)
         full["yellow_squares"] = list(yellows)
         full["timer_turns"] = list(timer)
         return full

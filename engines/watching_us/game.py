@@ -38,6 +38,7 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
+    config_integer,
 )
 from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
@@ -138,17 +139,11 @@ def _check_config(config: Mapping[str, Any]) -> None:
     gm = config["gm"]
     if gm not in ("seat", "builtin"):
         raise ConfigError(f"gm must be 'seat' (the last seat is the GM) or 'builtin', not {gm!r}")
-
-    def integer(key: str, low: int, high: int) -> None:
-        value = config[key]
-        if not integer_in(value, low, high):
-            raise ConfigError(f"{key} must be an integer from {low} to {high}, not {value!r}")
-
-    integer("max_turns", 1, MAX_TURNS_LIMIT)
-    integer("adversaries", 1, 2)
-    integer("extra_adversaries", 0, 5)
-    integer("adversary_hp_bonus", 0, 2)
-    integer("opening_cards", 2, 3)
+    config_integer(config, "max_turns", 1, MAX_TURNS_LIMIT)
+    config_integer(config, "adversaries", 1, 2)
+    config_integer(config, "extra_adversaries", 0, 5)
+    config_integer(config, "adversary_hp_bonus", 0, 2)
+    config_integer(config, "opening_cards", 2, 3)
     for key in ("double_or_nothing", "discard_unused"):
         if not isinstance(config[key], bool):
             raise ConfigError(f"{key} must be true or false, not {config[key]!r}")

@@ -192,3 +192,20 @@ def test_every_view_starts_with_the_game_the_viewer_the_seats_the_configuration_
     )
     with pytest.raises(ValueError, match=f"^this game has players 0 to {state.num_players - 1}, not 9$"):
         state.observation(9)
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "value", "low", "high"),
+    [
+        ("factory_race", "max_rounds", 0, 1, 100),
+        ("watch_race", "ring_length", 3, 4, 1000),
+        ("watch_race", "max_replays", True, 0, 20),
+        ("watching_us", "opening_cards", 4, 2, 3),
+        ("watching_us", "max_turns", "9", 1, 200),
+    ],
+)
+def test_an_integer_setting_out_of_its_range_is_refused_naming_the_key_and_the_range(
+    name: str, key: str, value: object, low: int, high: int
+) -> None:
+    with pytest.raises(engines.ConfigError, match=f"^{key} must be an integer from {low} to {high}, not {value!r}$"):
+        engines.get(name, {key: value})
