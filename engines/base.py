@@ -24,7 +24,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
@@ -341,6 +341,16 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> State:
         """Return an independent copy."""
+
+    def _shallow_copy(self) -> Self:
+        """Return a copy that shares every attribute with this state but has its own history.
+
+        An engine's ``clone`` starts from it and copies what its ``apply_action`` changes in place.
+        """
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._history = self._history[:]
+        return new
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:

@@ -344,6 +344,17 @@ class Factory:
             + data.POSTER_WORKERS * self.poster_cell
         )
 
+    def placements(self) -> dict[str, Any]:
+        """Return where this round's workers stand, JSON-ready: machines, assembly machines and the other cells."""
+        return {
+            "machines": sorted(CELL_NAMES[c] for c in self.staffed),
+            "assembly": sorted(self.asm_staffed),
+            "housing": self.housing,
+            "bureau": self.bureau,
+            "request": self.request,
+            "poster_cell": self.poster_cell,
+        }
+
     def complete(self) -> bool:
         return all(colour is not None for machine in self.assembly for colour in machine)
 
@@ -1303,12 +1314,7 @@ class FactoryRaceState(State):
         else:
             view["workers"] = factory.workers - factory.placed()
             view["placed"] = {
-                "machines": sorted(CELL_NAMES[c] for c in factory.staffed),
-                "assembly": sorted(factory.asm_staffed),
-                "housing": factory.housing,
-                "bureau": factory.bureau,
-                "request": factory.request,
-                "poster_cell": factory.poster_cell,
+                **factory.placements(),
                 # The machines that took a cube this activation (each takes one a round).
                 "used": sorted(CELL_NAMES[c] for c in factory.used if c in factory.staffed),
                 "assembly_used": sorted(k for k in factory.asm_used if k in factory.asm_staffed),
@@ -1480,9 +1486,7 @@ class FactoryRaceState(State):
 
     # -- copies ------------------------------------------------------------------------
     def clone(self) -> FactoryRaceState:
-        new = FactoryRaceState.__new__(FactoryRaceState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._shallow_copy()
         new.factories = [factory.copy() for factory in self.factories]
         new.tile_stack = self.tile_stack[:]
         new.open_tiles = self.open_tiles[:]

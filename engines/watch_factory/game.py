@@ -1133,9 +1133,7 @@ class WatchFactoryState(State):
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> WatchFactoryState:
-        new = WatchFactoryState.__new__(WatchFactoryState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._shallow_copy()
         new.players = [player.copy() for player in self.players]
         new.spots = self.spots[:]
         new.previous = self.previous[:]

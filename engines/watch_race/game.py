@@ -552,9 +552,7 @@ class WatchRaceState(State):
 
     # -- copies -------------------------------------------------------------------
     def clone(self) -> WatchRaceState:
-        new = WatchRaceState.__new__(WatchRaceState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._shallow_copy()
         new.previous_rounds = [dict(r) for r in self.previous_rounds]
         new.dealt = self.dealt[:]
         new.hands = [hand[:] for hand in self.hands]
