@@ -1,10 +1,10 @@
-"""engines/win_points.py's game returns and outcome: what a game some players won is worth to each player."""
+"""engines/win_points.py: what a game some players won is worth to each player, and who leads a series."""
 
 from __future__ import annotations
 
 import pytest
 
-from engines.win_points import game_returns, won_outcome
+from engines.win_points import game_returns, series_standing, won_outcome
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,19 @@ def test_a_won_outcome_carries_the_winners_reason_returns_and_stats() -> None:
         "returns": [-0.5, 1.0, -0.5],
         "stats": [{"moves": 4}, {"moves": 5}, {"moves": 6}],
     }
+
+
+def test_the_one_player_with_the_most_points_wins_the_series() -> None:
+    assert series_standing([2, 5, 2], lambda best: f"{best} points") == (
+        [1, 0, 1],
+        1,
+        "player 1 wins the series with 5 points",
+    )
+
+
+def test_players_level_at_the_top_share_it_and_nobody_wins() -> None:
+    assert series_standing([1.5, 0.0, 1.5, 1.5], lambda best: f"{best} rank points") == (
+        [0, 3, 0, 0],
+        None,
+        "players 0, 2 and 3 share the top with 1.5 rank points: no series winner",
+    )
