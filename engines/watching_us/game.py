@@ -346,25 +346,31 @@ class WatchingUsState(State):
                 self.mon_deck, self.mon_discard = sorted(self.mon_discard), []
                 if not self.mon_deck:
                     return
-            pool, base = self.mon_deck, DRAW_MON
         elif deck == "loc":
             if not self.loc_deck:
                 if self.loc_bottom:
                     self._got(dest, self.loc_bottom.pop(0))
                 return
-            pool, base = self.loc_deck, DRAW_LOC
         elif deck == "char":
             if not self.char_deck:
                 self.char_deck, self.char_discard = sorted(self.char_discard), []
                 if not self.char_deck:
                     return
-            pool, base = self.char_deck, DEAL
-        else:
-            if not self.rit_deck:
-                self.rit_deck, self.rit_discard = sorted(self.rit_discard), []
-            pool, base = self.rit_deck, DRAW_RIT
+        elif not self.rit_deck:
+            self.rit_deck, self.rit_discard = sorted(self.rit_discard), []
+        pool, base = self._deck(deck)
         share = 1.0 / len(pool)
         self._chance(deck, [(base + card, share) for card in pool], dest)
+
+    def _deck(self, deck: str) -> tuple[list[int], int]:
+        """Return a deck's draw pile ("char", "loc", "mon" or "rit") and the action that draws its card 0."""
+        if deck == "char":
+            return self.char_deck, DEAL
+        if deck == "loc":
+            return self.loc_deck, DRAW_LOC
+        if deck == "mon":
+            return self.mon_deck, DRAW_MON
+        return self.rit_deck, DRAW_RIT
 
     def _got(self, dest: tuple[Any, ...], card: int) -> None:
         what = dest[0]
@@ -784,30 +790,19 @@ class WatchingUsState(State):
         self._advance()
 
     def _apply_chance(self, kind: str, action: int, dest: Any) -> None:
-        if kind == "char":
-            card = action - DEAL
-            self.char_deck.remove(card)
-        elif kind == "loc":
-            card = action - DRAW_LOC
-            self.loc_deck.remove(card)
-        elif kind == "mon":
-            card = action - DRAW_MON
-            self.mon_deck.remove(card)
-        elif kind == "rit":
-            card = action - DRAW_RIT
-            self.rit_deck.remove(card)
-        elif kind == "die":
+        if kind == "die":
             self.rolls.append(action - DIE + 1)
             self._push(("dice",))
-            return
         elif kind == "ritual":
             self._ritual_result(action == SUCCEED)
-            return
-        else:  # table
+        elif kind == "table":
             if action == TABLE_NO:
                 self.lost_table = True
-            return
-        self._got(dest, card)
+        else:  # a card from a deck
+            pile, base = self._deck(kind)
+            card = action - base
+            pile.remove(card)
+            self._got(dest, card)
 
     def _apply_decision(self, step: str, seat: int, action: int) -> None:
         p = self.active
