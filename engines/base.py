@@ -24,9 +24,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from engines.checks import is_integer
+from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
 
 CHANCE = -1
@@ -55,6 +55,14 @@ class ConfigError(EngineError):
 
 class StateFormatError(EngineError):
     """A serialised state that does not describe a valid position."""
+
+
+def config_integer(config: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    """Return ``config[key]`` if it is an integer from ``low`` to ``high``; else raise :class:`ConfigError`."""
+    value = config[key]
+    if not integer_in(value, low, high):
+        raise ConfigError(f"{key} must be an integer from {low} to {high}, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -126,7 +134,17 @@ class State(ABC):
     config: Mapping[str, Any]
     #: The player to act when the game is neither over nor waiting for chance (read by ``current_player``).
     to_move: int
+    #: The seed the position was started from (None: unseeded); saved states keep it.
+    seed: int | None
     _history: list[int]
+
+    def __init__(self, game: Game, config: Mapping[str, Any], num_players: int, seed: int | None) -> None:
+        """Start the plumbing every position has: its game, configuration, seats, seed and an empty history."""
+        self.game = game
+        self.config = config
+        self.num_players = num_players
+        self.seed = seed
+        self._history = []
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -134,6 +152,8 @@ class State(ABC):
             cls.is_terminal is State.is_terminal or cls.is_chance_node is State.is_chance_node
         ):
             raise TypeError(f"{cls.__name__} must define current_player(), or is_terminal() and is_chance_node()")
+        if cls.legal_actions is State.legal_actions and cls._decisions is State._decisions:
+            raise TypeError(f"{cls.__name__} must define legal_actions() or _decisions()")
 
     # -- whose turn ---------------------------------------------------------
     def current_player(self) -> int:
@@ -153,9 +173,21 @@ class State(ABC):
         return self.current_player() == CHANCE
 
     # -- actions ------------------------------------------------------------
-    @abstractmethod
     def legal_actions(self) -> list[int]:
-        """Return the legal actions of the player to act (a new list; empty when terminal)."""
+        """Return the legal actions of the player to act (a new list; empty when terminal).
+
+        By default: nothing once the game is over, the chance outcomes' actions
+        at a chance node, and otherwise the game's :meth:`_decisions`.
+        """
+        if self.is_terminal():
+            return []
+        if self.is_chance_node():
+            return [action for action, _ in self.chance_outcomes()]
+        return self._decisions()
+
+    def _decisions(self) -> list[int]:
+        """Return what the player to act may choose (a new list): the default :meth:`legal_actions` asks it."""
+        raise NotImplementedError(f"{type(self).__name__} defines neither legal_actions() nor _decisions()")
 
     @abstractmethod
     def apply_action(self, action: int) -> None:
@@ -183,10 +215,20 @@ class State(ABC):
         if action not in legal:
             if 0 <= action < self.game.info.num_distinct_actions:
                 what = f"{self.action_to_string(action)} (action {action})"
+                why = self.why_illegal(action)
             else:
                 what = f"action {action} (out of range 0..{self.game.info.num_distinct_actions - 1})"
-            raise IllegalActionError(f"{what} is not legal now; legal now: {self._describe_legal(legal)}")
+                why = ""
+            raise IllegalActionError(f"{what} is not legal now{why}; legal now: {self._describe_legal(legal)}")
         self.apply_action(action)
+
+    def why_illegal(self, action: int) -> str:
+        """Return the rule that makes an in-range ``action`` illegal now (starting ``": "``), or ``""``.
+
+        The checked paths put it in their message; a game that says nothing more
+        than "not legal now" keeps this default.
+        """
+        return ""
 
     def apply_notation(self, text: object) -> int:
         """Parse ``text`` in the game's notation, apply it checked, and return the action id."""
@@ -206,6 +248,28 @@ class State(ABC):
         game, :class:`IllegalActionError` when it names an action that is not legal.
         """
 
+    def _read_notation(self, text: object) -> str:
+        """Return notation ``text`` stripped, for a game's ``parse_action``.
+
+        Raises :class:`MalformedActionError` when it is not a string and
+        :class:`IllegalActionError` once the game is over.
+        """
+        if not isinstance(text, str):
+            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
+        raw = text.strip()
+        if self.is_terminal():
+            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
+        return raw
+
+    def _legal_or_raise(self, action: int, raw: str) -> int:
+        """Return ``action``, read from notation ``raw``, if it is legal now; else raise :class:`IllegalActionError`."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{raw!r} is not legal now{self.why_illegal(action)}; legal now: {self._describe_legal(legal)}"
+            )
+        return action
+
     def _describe_legal(self, legal: Sequence[int] | None = None, limit: int = 40) -> str:
         legal = self.legal_actions() if legal is None else legal
         if not legal:
@@ -215,9 +279,10 @@ class State(ABC):
         return ", ".join(names) + more
 
     # -- results --------------------------------------------------------------
-    @abstractmethod
     def returns(self) -> list[float]:
-        """Return each player's return (all zero until the game is over)."""
+        """Return each player's return (all zero until the game is over): by default, the outcome's."""
+        outcome = self.outcome()
+        return [0.0] * self.num_players if outcome is None else list(outcome.returns)
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -235,10 +300,57 @@ class State(ABC):
     def __str__(self) -> str:
         return self.render()
 
+    def _check_seat(self, player: object) -> int:
+        """Return ``player`` if it is a seat of this game, else raise ValueError (an observation asked of no seat)."""
+        if not integer_in(player, 0, self.num_players - 1):
+            raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
+        return player
+
+    def _view_header(self, viewer: int | None) -> dict[str, Any]:
+        """Return what a view of the position starts with (JSON-ready).
+
+        The game and its rules version, the viewer's seat (None: a viewer with
+        no seat), the seats, the configuration and the player to act (None
+        at a chance node or once the game is over).
+        """
+        info = self.game.info
+        current = self.current_player()
+        return {
+            "game": info.name,
+            "rules_version": info.rules_version,
+            "player": viewer,
+            "num_players": self.num_players,
+            "config": {
+                key: list(value) if isinstance(value, list | tuple) else value for key, value in self.config.items()
+            },
+            "to_move": current if current >= 0 else None,
+        }
+
+    def _saved_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Return ``view`` (what a viewer with no seat sees) as a saved state: no ``player``, seed and history added.
+
+        For a game whose view from no seat shows the whole position: the
+        history is the authority (``state_from_json`` replays it checked), the
+        rest a readable snapshot.
+        """
+        view.pop("player")
+        view.update({"seed": self.seed, "history": list(self._history)})
+        return view
+
     # -- copies ---------------------------------------------------------------
     @abstractmethod
     def clone(self) -> State:
         """Return an independent copy."""
+
+    def _shallow_copy(self) -> Self:
+        """Return a copy that shares every attribute with this state but has its own history.
+
+        An engine's ``clone`` starts from it and copies what its ``apply_action`` changes in place.
+        """
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._history = self._history[:]
+        return new
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
@@ -268,6 +380,17 @@ class Game(ABC):
     info: ClassVar[GameInfo]
     #: Default configuration; ``new_initial_state(config=...)`` overrides keys of it.
     default_config: ClassVar[Mapping[str, Any]] = {}
+    #: The positions' class: the default ``new_initial_state`` calls it with (game, config, num_players, seed).
+    state_class: ClassVar[type[State]]
+    #: How messages name a saved state of this game ("a Watch race state"), for the default ``state_from_json``.
+    state_name: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.new_initial_state is Game.new_initial_state and not hasattr(cls, "state_class"):
+            raise TypeError(f"{cls.__name__} must define new_initial_state() or state_class")
+        if cls.state_from_json is Game.state_from_json and not hasattr(cls, "state_name"):
+            raise TypeError(f"{cls.__name__} must define state_from_json() or state_name")
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         self.config = self.validate_config(config or {})
@@ -282,15 +405,15 @@ class Game(ABC):
             raise ConfigError(f"unknown config key(s) {', '.join(map(str, unknown))}; known: {known}")
         return {**self.default_config, **config}
 
-    @abstractmethod
     def new_initial_state(
         self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
     ) -> State:
         """Return the starting position; the same seed and config give the same game."""
+        return self.state_class(self, self.merged_config(config), self.check_num_players(num_players), seed)
 
-    @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Return the state that :meth:`State.to_json` described, or raise :class:`StateFormatError`."""
+        return self.replay_saved(data, self.state_name)
 
     def read_state_header(self, data: object, what: str) -> tuple[list[Any], int | None]:
         """Check the envelope of a saved state (game, rules version, history, seed); return (history, seed).

@@ -15,9 +15,10 @@ Players here are *series* players, whatever seat they had. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from engines.base import Outcome
 from engines.checks import integer_in
 from engines.result import GameRecord
 
@@ -68,16 +69,24 @@ def score_series(games: Sequence[GameRecord]) -> dict[str, Any]:
         else:
             steps.append(f"game {number}: nobody won ({reason}): no point")
 
+    ranking, winner, verdict = series_standing(points, lambda best: f"{best} point{'s' * (best != 1)}")
+    steps.append(verdict)
+    return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
+
+
+def series_standing(points: Sequence[float], amount: Callable[[float], str]) -> tuple[list[int], int | None, str]:
+    """Return a series' ranking, its winner and the step that says so, from each series player's points.
+
+    The ranking counts the players ahead of each (equal points share a rank);
+    the winner is the one player with the most points, None when several share
+    them. ``amount`` words the top score ("3 points").
+    """
     ranking = [sum(other > mine for other in points) for mine in points]
     best = max(points)
     leaders = [player for player, mine in enumerate(points) if mine == best]
-    winner = leaders[0] if len(leaders) == 1 else None
-    unit = "point" if best == 1 else "points"
-    if winner is not None:
-        steps.append(f"player {winner} wins the series with {best} {unit}")
-    else:
-        steps.append(f"players {joined_players(leaders)} share the top with {best} {unit}: no series winner")
-    return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
+    if len(leaders) == 1:
+        return ranking, leaders[0], f"player {leaders[0]} wins the series with {amount(best)}"
+    return ranking, None, f"players {joined_players(leaders)} share the top with {amount(best)}: no series winner"
 
 
 def joined_players(players: Sequence[int]) -> str:
@@ -96,6 +105,24 @@ def series_players(games: Sequence[GameRecord]) -> int:
     if len(counts) != 1:
         raise SeriesError(f"every game of a series has the same players; here {sorted(counts)} players")
     return counts.pop()
+
+
+def game_returns(winners: Sequence[int], num_players: int) -> tuple[float, ...]:
+    """Return each player's return from a game's winners: 1 a winner, the losers sharing the winners' total as a loss.
+
+    All zero when nobody won or everybody did.
+    """
+    if not winners or len(winners) == num_players:
+        return (0.0,) * num_players
+    loss = -len(winners) / (num_players - len(winners))
+    return tuple(1.0 if player in winners else loss for player in range(num_players))
+
+
+def won_outcome(
+    winners: tuple[int, ...], reason: str, num_players: int, stats: tuple[Mapping[str, Any], ...]
+) -> Outcome:
+    """Return how a finished game ended that ``winners`` won (none: nobody), with :func:`game_returns`."""
+    return Outcome(winners=winners, reason=reason, returns=game_returns(winners, num_players), stats=stats)
 
 
 def check_player(player: object, num_players: int, what: str) -> int:

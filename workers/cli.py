@@ -148,34 +148,14 @@ def _add_series_flags(parser: argparse.ArgumentParser) -> None:
         help="the game's settings as a JSON object, as a season sets them (default: the game's own), "
         """e.g. '{"mode": "challenge"}'""",
     )
-    parser.add_argument(
-        "--decision-ms",
-        type=_positive_int,
-        default=defaults.decision_ms,
-        metavar="MS",
-        help=f"most time for one move, in ms (default {defaults.decision_ms})",
+    limits = (
+        ("--decision-ms", _positive_int, defaults.decision_ms, "MS", "most time for one move, in ms"),
+        ("--bank-ms", _positive_int, defaults.bank_ms, "MS", "time bank per bot per game, in ms"),
+        ("--increment-ms", _non_negative_int, defaults.increment_ms, "MS", "added to the bank after each move, in ms"),
+        ("--memory-mb", _positive_int, Limits().memory_mb, "MB", "memory limit per bot, in MB"),
     )
-    parser.add_argument(
-        "--bank-ms",
-        type=_positive_int,
-        default=defaults.bank_ms,
-        metavar="MS",
-        help=f"time bank per bot per game, in ms (default {defaults.bank_ms})",
-    )
-    parser.add_argument(
-        "--increment-ms",
-        type=_non_negative_int,
-        default=defaults.increment_ms,
-        metavar="MS",
-        help=f"added to the bank after each move, in ms (default {defaults.increment_ms})",
-    )
-    parser.add_argument(
-        "--memory-mb",
-        type=_positive_int,
-        default=Limits().memory_mb,
-        metavar="MB",
-        help=f"memory limit per bot, in MB (default {Limits().memory_mb})",
-    )
+    for flag, number, default, metavar, what in limits:
+        parser.add_argument(flag, type=number, default=default, metavar=metavar, help=f"{what} (default {default})")
     parser.add_argument(
         "--no-sandbox",
         action="store_true",

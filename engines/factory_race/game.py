@@ -28,10 +28,10 @@ from engines.base import (
     ConfigError,
     Game,
     GameInfo,
-    IllegalActionError,
     MalformedActionError,
     Outcome,
     State,
+    config_integer,
 )
 from engines.checks import integer_in
 from engines.factory_race import data
@@ -54,6 +54,7 @@ from engines.factory_race.data import (
     rotate,
 )
 from engines.result import GameRecord
+from engines.win_points import won_outcome
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # "два режима (2–4 игрока)"
 BASE, CHALLENGE = "base", "challenge"  # "базовый" and «Вызов»
@@ -343,6 +344,17 @@ class Factory:
             + data.POSTER_WORKERS * self.poster_cell
         )
 
+    def placements(self) -> dict[str, Any]:
+        """Return where this round's workers stand, JSON-ready: machines, assembly machines and the other cells."""
+        return {
+            "machines": sorted(CELL_NAMES[c] for c in self.staffed),
+            "assembly": sorted(self.asm_staffed),
+            "housing": self.housing,
+            "bureau": self.bureau,
+            "request": self.request,
+            "poster_cell": self.poster_cell,
+        }
+
     def complete(self) -> bool:
         return all(colour is not None for machine in self.assembly for colour in machine)
 
@@ -360,12 +372,8 @@ class FactoryRaceState(State):
     """A position of the factory race. Build one with :meth:`FactoryRaceGame.new_initial_state`."""
 
     def __init__(self, game: FactoryRaceGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.challenge = config["mode"] == CHALLENGE
-        self._history: list[int] = []
         self.factories = [Factory(player, config["stars"]) for player in range(num_players)]
         # "Жетоны со станками других игроков не замешиваются в эту стопку."
         self.tile_stack = [
@@ -678,13 +686,6 @@ class FactoryRaceState(State):
             self.reason = ROUND_CAP_TIE if capped else TIE_BREAK
 
     # -- decisions -----------------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
-        if self.phase == OVER:
-            return []
-        if self.draws:
-            return [action for action, _ in self.chance_outcomes()]
-        return self._decisions()
-
     def _decisions(self) -> list[int]:
         player = self.to_move
         phase = self.phase
@@ -1155,12 +1156,8 @@ class FactoryRaceState(State):
         return NOTATION[action]
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        raw = text.strip()
+        raw = self._read_notation(text)
         key = " ".join(raw.lower().split())
-        if self.phase == OVER:
-            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
         action = PARSE.get(key)
         if action is None:
             raise MalformedActionError(
@@ -1168,12 +1165,7 @@ class FactoryRaceState(State):
                 "'swap a1 b2', 'staff b2', 'staff asm1', 'bureau', 'housing', 'request', 'take tile 5', "
                 "'put c1 turn 1', 'cube red>a1', 'cube c2>asm1'"
             )
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{raw!r} is not legal now{self.why_illegal(action)}; legal now: {self._describe_legal(legal)}"
-            )
-        return action
+        return self._legal_or_raise(action, raw)
 
     def why_illegal(self, action: int) -> str:
         """Return the rule that makes an in-range ``action`` illegal now (starting ``": "``), or ``""``."""
@@ -1252,32 +1244,14 @@ class FactoryRaceState(State):
             return ": every row of the production shop must keep a machine"
         return ""
 
-    def apply_checked(self, action: object) -> None:
-        try:
-            super().apply_checked(action)
-        except IllegalActionError as exc:
-            if integer_in(action, 0, NUM_ACTIONS - 1):
-                why = self.why_illegal(action)
-                head, sep, legal = str(exc).partition("; legal now: ")
-                if why and sep:
-                    raise IllegalActionError(f"{head}{why}; legal now: {legal}") from None
-            raise
-
     # -- results -----------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.phase != OVER or not self.winners or len(self.winners) == self.num_players:
-            return [0.0] * self.num_players
-        winners = len(self.winners)
-        loss = -winners / (self.num_players - winners)
-        return [1.0 if player in self.winners else loss for player in range(self.num_players)]
-
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        return Outcome(
-            winners=self.winners,
-            reason=self.reason,
-            returns=tuple(self.returns()),
+        return won_outcome(
+            self.winners,
+            self.reason,
+            self.num_players,
             stats=tuple(
                 {
                     "factory": data.FACTORY_NAMES[factory.factory],
@@ -1340,12 +1314,7 @@ class FactoryRaceState(State):
         else:
             view["workers"] = factory.workers - factory.placed()
             view["placed"] = {
-                "machines": sorted(CELL_NAMES[c] for c in factory.staffed),
-                "assembly": sorted(factory.asm_staffed),
-                "housing": factory.housing,
-                "bureau": factory.bureau,
-                "request": factory.request,
-                "poster_cell": factory.poster_cell,
+                **factory.placements(),
                 # The machines that took a cube this activation (each takes one a round).
                 "used": sorted(CELL_NAMES[c] for c in factory.used if c in factory.staffed),
                 "assembly_used": sorted(k for k in factory.asm_used if k in factory.asm_staffed),
@@ -1353,22 +1322,14 @@ class FactoryRaceState(State):
         return view
 
     def observation(self, player: int) -> dict[str, Any]:
-        if not integer_in(player, 0, self.num_players - 1):
-            raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
-        return self._view(player)
+        return self._view(self._check_seat(player))
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        current = self.current_player()
         view: dict[str, Any] = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": viewer,
-            "num_players": self.num_players,
-            "config": dict(self.config),
+            **self._view_header(viewer),
             "round": self.round,
             "phase": self.phase,
             "step": self.step if self.phase == ACTIVATE else "",
-            "to_move": current if current >= 0 else None,
             "first_player": self.first,
             "factories": [self._factory_view(p, viewer) for p in range(self.num_players)],
             "open_tiles": [
@@ -1454,7 +1415,7 @@ class FactoryRaceState(State):
         history.
         """
         num_players = view["num_players"]
-        state = game.new_initial_state(config=view["config"], num_players=num_players)
+        state = cls(game, game.merged_config(view["config"]), game.check_num_players(num_players), None)
         state.draws = []
         state.dice = {}
         state.round = view["round"]
@@ -1525,9 +1486,7 @@ class FactoryRaceState(State):
 
     # -- copies ------------------------------------------------------------------------
     def clone(self) -> FactoryRaceState:
-        new = FactoryRaceState.__new__(FactoryRaceState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._shallow_copy()
         new.factories = [factory.copy() for factory in self.factories]
         new.tile_stack = self.tile_stack[:]
         new.open_tiles = self.open_tiles[:]
@@ -1546,12 +1505,9 @@ class FactoryRaceState(State):
     def to_json(self) -> dict[str, Any]:
         # The action list (chance included) is the authority: state_from_json replays it
         # through the checked path. The rest is a readable snapshot.
-        view = self._view(None)
-        view.pop("player")
+        view = self._saved_view(self._view(None))
         view.update(
             {
-                "seed": self.seed,
-                "history": list(self._history),
                 "tile_stack_contents": sorted(self.tile_stack),
                 "poster_stack_contents": sorted(self.poster_stack),
             }
@@ -1616,6 +1572,8 @@ class FactoryRaceGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
+    state_class = FactoryRaceState
+    state_name = "a factory race state"
 
     def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: a point for each game won, each shared win too (scoring.py)."""
@@ -1636,15 +1594,5 @@ class FactoryRaceGame(Game):
         start = full["start"]
         if start not in (ROTATE_START, DIE_START):
             raise ConfigError(f"start must be {ROTATE_START!r} (seat 0 starts) or {DIE_START!r}, not {start!r}")
-        rounds = full["max_rounds"]
-        if not integer_in(rounds, 1, MAX_ROUNDS_LIMIT):
-            raise ConfigError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS_LIMIT}, not {rounds!r}")
+        config_integer(full, "max_rounds", 1, MAX_ROUNDS_LIMIT)
         return full
-
-    def new_initial_state(
-        self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
-    ) -> FactoryRaceState:
-        return FactoryRaceState(self, self.merged_config(config), self.check_num_players(num_players), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> FactoryRaceState:
-        return self.replay_saved(data, "a factory race state")  # type: ignore[return-value]

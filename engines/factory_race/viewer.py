@@ -132,16 +132,7 @@ def _frame(state: FactoryRaceState, ply: int) -> dict[str, Any]:
     placing = state.phase == PLACE
     factories = []
     for factory in state.factories:
-        placed = None
-        if not placing:
-            placed = {
-                "machines": sorted(CELL_NAMES[c] for c in factory.staffed),
-                "assembly": sorted(factory.asm_staffed),
-                "housing": factory.housing,
-                "bureau": factory.bureau,
-                "request": factory.request,
-                "poster_cell": factory.poster_cell,
-            }
+        placed = None if placing else factory.placements()
         factories.append(
             {
                 "factory": data.FACTORY_NAMES[factory.factory],

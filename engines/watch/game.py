@@ -316,11 +316,7 @@ class WatchState(State):
         raise MalformedActionError(f"{action!r} is not a Watch action id (0..{NUM_ACTIONS - 1})")
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        raw = text.strip()
-        if self.winner != EMPTY:
-            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
+        raw = self._read_notation(text)
         phase = self.phase
         lowered = raw.lower()
         if "@" in lowered:
@@ -371,12 +367,6 @@ class WatchState(State):
         if square is None:
             raise MalformedActionError(f"{raw!r}: {name!r} is not a square; squares are {', '.join(SQUARE_NAMES)}")
         return square
-
-    def _legal_or_raise(self, action: int, raw: str) -> int:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(f"{raw!r} is not legal now; legal now: {self._describe_legal(legal)}")
-        return action
 
     # -- results ------------------------------------------------------------------
     def move_counts(self) -> tuple[int, int]:

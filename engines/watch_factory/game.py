@@ -233,10 +233,7 @@ class WatchFactoryState(State):
     """A Watch factory position; ``num_players`` 1 is the solo game."""
 
     def __init__(self, game: WatchFactoryGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.solo = num_players == 1
         self.pawn = num_players if num_players <= 2 else None  # the third worker (2) or the robot (solo)
         self.players = [Player() for _ in range(num_players)]
@@ -281,7 +278,6 @@ class WatchFactoryState(State):
         self.decisions = [0] * num_players
         self.previous = self.spots[:]
         self.token_row = -1  # the row whose token the majority-track decision places (-1: already removed)
-        self._history: list[int] = []
         self._outcome: Outcome | None = None
         # Setup: the first market card and the next ("Draw the topmost card and place it face up"),
         # the solo card or one document per player.
@@ -682,13 +678,6 @@ class WatchFactoryState(State):
         player.played.append(card)
 
     # -- decisions ------------------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
-        if self.phase == OVER:
-            return []
-        if self.draws:
-            return [action for action, _ in self.chance_outcomes()]
-        return self._decisions()
-
     def _decisions(self) -> list[int]:
         worker, step = self.to_move, self.step
         player = self.players[worker]
@@ -999,11 +988,6 @@ class WatchFactoryState(State):
         lines["total"] = sum(lines.values())
         return lines
 
-    def returns(self) -> list[float]:
-        if self._outcome is None:
-            return [0.0] * self.num_players
-        return list(self._outcome.returns)
-
     def outcome(self) -> Outcome | None:
         return self._outcome
 
@@ -1016,24 +1000,15 @@ class WatchFactoryState(State):
         return NOTATION[action]
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        raw = text.strip()
+        raw = self._read_notation(text)
         key = " ".join(raw.lower().split())
-        if self.phase == OVER:
-            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
         action = PARSE.get(key, PARSE.get(key.replace(" at 5", "").replace(" at 8", "")))
         if action is None:
             raise MalformedActionError(
                 f"{raw!r} is not Watch factory notation: for example 'done', 'place watch', 'track coins I', "
                 "'sell 5', 'smuggle', 'keep doc 12', 'watch card workshop', 'upgrade row loading dock', 'repay'"
             )
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"{raw!r} is not legal now{self.why_illegal(action)}; legal now: {self._describe_legal(legal)}"
-            )
-        return action
+        return self._legal_or_raise(action, raw)
 
     def why_illegal(self, action: int) -> str:
         """Return the rule that makes an in-range ``action`` illegal now (starting ``": "``), or ``""``."""
@@ -1059,17 +1034,6 @@ class WatchFactoryState(State):
             return ": debts are repaid at the end of an action (8 rubles) or on WATCH (5), with the rubles"
         return f": the decision now is {step!r}" if step else ""
 
-    def apply_checked(self, action: object) -> None:
-        try:
-            super().apply_checked(action)
-        except IllegalActionError as exc:
-            if integer_in(action, 0, NUM_ACTIONS - 1):
-                why = self.why_illegal(action)
-                head, sep, legal = str(exc).partition("; legal now: ")
-                if why and sep:
-                    raise IllegalActionError(f"{head}{why}; legal now: {legal}") from None
-            raise
-
     # -- views ----------------------------------------------------------------------------
     def _player_view(self, p: int, viewer: int | None) -> dict[str, Any]:
         player = self.players[p]
@@ -1094,21 +1058,15 @@ class WatchFactoryState(State):
         return view
 
     def observation(self, player: int) -> dict[str, Any]:
-        return self._view(player)
+        return self._view(self._check_seat(player))
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        current = self.current_player()
         secret_watch = self.watcher is not None and viewer is not None and viewer != self.watcher
         view: dict[str, Any] = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": viewer,
-            "num_players": self.num_players,
-            "config": dict(self.config),
+            **self._view_header(viewer),
             "round": self.round,
             "phase": self.phase,
             "step": self.step,
-            "to_move": current if current >= 0 else None,
             "watch_hand": self.hand,
             "market": self.market,
             "markets_left": len(self.market_stack) + (self.next_market >= 0),
@@ -1175,9 +1133,7 @@ class WatchFactoryState(State):
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> WatchFactoryState:
-        new = WatchFactoryState.__new__(WatchFactoryState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._shallow_copy()
         new.players = [player.copy() for player in self.players]
         new.spots = self.spots[:]
         new.previous = self.previous[:]
@@ -1202,10 +1158,7 @@ class WatchFactoryState(State):
     def to_json(self) -> dict[str, Any]:
         # The action list (chance included) is the authority: state_from_json replays it through
         # the checked path. The rest is a readable snapshot.
-        view = self._view(None)
-        view.pop("player")
-        view.update({"seed": self.seed, "history": list(self._history)})
-        return view
+        return self._saved_view(self._view(None))
 
 
 def _notation() -> list[str]:
@@ -1253,6 +1206,8 @@ class WatchFactoryGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = {}
+    state_class = WatchFactoryState
+    state_name = "a Watch factory state"
 
     def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: each game's rank points, ties sharing (scoring.py)."""
@@ -1263,11 +1218,3 @@ class WatchFactoryGame(Game):
     def check_num_players(self, num_players: int | None) -> int:
         """Return the player count to use: two when none is given (one is the solo game, asked for by name)."""
         return super().check_num_players(DEFAULT_PLAYERS if num_players is None else num_players)
-
-    def new_initial_state(
-        self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
-    ) -> WatchFactoryState:
-        return WatchFactoryState(self, self.merged_config(config), self.check_num_players(num_players), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WatchFactoryState:
-        return self.replay_saved(data, "a Watch factory state")  # type: ignore[return-value]

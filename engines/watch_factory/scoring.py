@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.result import GameRecord
-from engines.win_points import SeriesError, check_player, joined_players, series_players
+from engines.win_points import SeriesError, check_player, series_players, series_standing
 
 __all__ = ["SeriesError", "score_series"]
 
@@ -78,14 +78,8 @@ def score_series(games: Sequence[GameRecord], num_players: int | None = None) ->
             + " victory points: rank points "
             + ", ".join(f"player {p} {_fmt(gained[p])}" for p in order)
         )
-    ranking = [sum(other > mine for other in points) for mine in points]
-    best = max(points)
-    leaders = [p for p, mine in enumerate(points) if mine == best]
-    winner = leaders[0] if len(leaders) == 1 else None
-    if winner is not None:
-        steps.append(f"player {winner} wins the series with {_fmt(best)} rank points")
-    elif players > 1:
-        steps.append(f"players {joined_players(leaders)} share the top with {_fmt(best)} rank points: no series winner")
+    ranking, winner, verdict = series_standing(points, lambda best: f"{_fmt(best)} rank points")
+    steps.append(verdict)
     return {
         "points": [_num(p) for p in points],
         "game_wins": game_wins,

@@ -34,9 +34,11 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
+    config_integer,
 )
 from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
+from engines.win_points import won_outcome
 
 # -- the material -------------------------------------------------------------
 # "3 pawns (GREEN, BLUE and ORANGE) and 90 tokens."
@@ -157,14 +159,10 @@ class WatchRaceState(State):
     """A position of the Watch race. Build one with :meth:`WatchRaceGame.new_initial_state`."""
 
     def __init__(self, game: WatchRaceGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.ring_length: int = config["ring_length"]
         self.yellow_squares: frozenset[int] = frozenset(config["yellow_squares"])
         self.hand_size = cards_each(num_players)
-        self._history: list[int] = []
         self.replays = 0
         self.previous_rounds: list[dict[str, str]] = []
         self.winners: tuple[int, ...] = ()
@@ -366,12 +364,8 @@ class WatchRaceState(State):
     _TIMER_RE = re.compile(r"^timer\s+(\d+)$")
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        raw = text.strip()
+        raw = self._read_notation(text)
         lowered = " ".join(raw.lower().split())
-        if self.phase == OVER:
-            raise IllegalActionError(f"{raw!r}: the game is over: no action is legal")
         if match := self._MOVE_RE.match(lowered):
             pawn = "gbo".index(match.group(1)[0])
             steps = int(match.group(2))
@@ -423,13 +417,6 @@ class WatchRaceState(State):
             "swaps like 'swap 0 with P2.0' or 'swap 0 with pile 1', and 'keep'"
         )
 
-    def _legal_or_raise(self, action: int, raw: str) -> int:
-        legal = self.legal_actions()
-        if action not in legal:
-            why = self.why_illegal(action)
-            raise IllegalActionError(f"{raw!r} is not legal now{why}; legal now: {self._describe_legal(legal)}")
-        return action
-
     def why_illegal(self, action: int) -> str:
         """Return a short reason (starting ``": "``) why an in-range ``action`` is illegal now, or ``""``."""
         phase = self.phase
@@ -453,30 +440,14 @@ class WatchRaceState(State):
             return ": no such card to swap"
         return ""
 
-    def apply_checked(self, action: object) -> None:
-        try:
-            super().apply_checked(action)
-        except IllegalActionError as exc:
-            why = self.why_illegal(action) if integer_in(action, 0, NUM_ACTIONS - 1) else ""
-            if why and "legal now: " in str(exc):
-                head, _, legal = str(exc).partition("; legal now: ")
-                raise IllegalActionError(f"{head}{why}; legal now: {legal}") from None
-            raise
-
     # -- results ------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self.phase != OVER or not self.winners:
-            return [0.0] * self.num_players
-        loss = -1.0 / (self.num_players - 1)
-        return [1.0 if player in self.winners else loss for player in range(self.num_players)]
-
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        return Outcome(
-            winners=self.winners,
-            reason=self.reason,
-            returns=tuple(self.returns()),
+        return won_outcome(
+            self.winners,
+            self.reason,
+            self.num_players,
             stats=tuple(
                 {
                     "moves": self.moves[player],
@@ -495,9 +466,7 @@ class WatchRaceState(State):
 
     # -- views --------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        if not integer_in(player, 0, self.num_players - 1):
-            raise ValueError(f"this game has players 0 to {self.num_players - 1}, not {player!r}")
-        current = self.current_player()
+        player = self._check_seat(player)
         swaps = []
         for turn, mover, own_slot, other, pile_index, their_slot, given, received in self.swap_log:
             entry: dict[str, Any] = {"turn": turn, "player": mover, "slot": own_slot}
@@ -513,15 +482,8 @@ class WatchRaceState(State):
                 entry["received"] = CARD_NAMES[given]
             swaps.append(entry)
         observation = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": player,
-            "num_players": self.num_players,
-            "config": {
-                key: (list(value) if isinstance(value, list | tuple) else value) for key, value in self.config.items()
-            },
+            **self._view_header(player),
             "phase": self.phase,
-            "to_move": current if current >= 0 else None,
             "round": self.replays + 1,
             "replays": self.replays,
             "previous_rounds": [dict(r) for r in self.previous_rounds],
@@ -590,9 +552,7 @@ class WatchRaceState(State):
 
     # -- copies -------------------------------------------------------------------
     def clone(self) -> WatchRaceState:
-        new = WatchRaceState.__new__(WatchRaceState)
-        new.__dict__.update(self.__dict__)
-        new._history = self._history[:]
+        new = self._shallow_copy()
         new.previous_rounds = [dict(r) for r in self.previous_rounds]
         new.dealt = self.dealt[:]
         new.hands = [hand[:] for hand in self.hands]
@@ -610,14 +570,7 @@ class WatchRaceState(State):
         # replays it through the checked path. The rest is a readable snapshot,
         # hidden parts included; never send it to a player.
         return {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "num_players": self.num_players,
-            "config": {
-                key: (list(value) if isinstance(value, list | tuple) else value) for key, value in self.config.items()
-            },
-            "seed": self.seed,
-            "history": list(self._history),
+            **self._saved_view(self._view_header(None)),
             "phase": self.phase,
             "round": self.replays + 1,
             "timer": self.timer or None,
@@ -634,6 +587,8 @@ class WatchRaceGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
+    state_class = WatchRaceState
+    state_name = "a Watch race state"
 
     def score_series(self, games: Sequence[GameRecord], num_players: int) -> dict[str, Any]:
         """Return the series score: one point per game won (engines/watch_race/scoring.py)."""
@@ -643,9 +598,7 @@ class WatchRaceGame(Game):
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         full = super().validate_config(config)
-        ring = full["ring_length"]
-        if not integer_in(ring, MIN_RING, MAX_RING):
-            raise ConfigError(f"ring_length must be an integer from {MIN_RING} to {MAX_RING}, not {ring!r}")
+        ring = config_integer(full, "ring_length", MIN_RING, MAX_RING)
         yellows = full["yellow_squares"]
         if (
             not isinstance(yellows, list | tuple)
@@ -663,17 +616,7 @@ class WatchRaceGame(Game):
             raise ConfigError(
                 f"timer_turns must be [fewest, most] turns with 1 <= fewest <= most <= {MAX_TIMER_TURNS}, not {timer!r}"
             )
-        replays = full["max_replays"]
-        if not integer_in(replays, 0, MAX_REPLAYS):
-            raise ConfigError(f"max_replays must be an integer from 0 to {MAX_REPLAYS}, not {replays!r}")
+        config_integer(full, "max_replays", 0, MAX_REPLAYS)
         full["yellow_squares"] = list(yellows)
         full["timer_turns"] = list(timer)
         return full
-
-    def new_initial_state(
-        self, seed: int | None = None, config: Mapping[str, Any] | None = None, num_players: int | None = None
-    ) -> WatchRaceState:
-        return WatchRaceState(self, self.merged_config(config), self.check_num_players(num_players), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WatchRaceState:
-        return self.replay_saved(data, "a Watch race state")  # type: ignore[return-value]

@@ -38,6 +38,7 @@ from engines.base import (
     MalformedActionError,
     Outcome,
     State,
+    config_integer,
 )
 from engines.checks import integer_in, is_integer
 from engines.result import GameRecord
@@ -138,17 +139,11 @@ def _check_config(config: Mapping[str, Any]) -> None:
     gm = config["gm"]
     if gm not in ("seat", "builtin"):
         raise ConfigError(f"gm must be 'seat' (the last seat is the GM) or 'builtin', not {gm!r}")
-
-    def integer(key: str, low: int, high: int) -> None:
-        value = config[key]
-        if not integer_in(value, low, high):
-            raise ConfigError(f"{key} must be an integer from {low} to {high}, not {value!r}")
-
-    integer("max_turns", 1, MAX_TURNS_LIMIT)
-    integer("adversaries", 1, 2)
-    integer("extra_adversaries", 0, 5)
-    integer("adversary_hp_bonus", 0, 2)
-    integer("opening_cards", 2, 3)
+    config_integer(config, "max_turns", 1, MAX_TURNS_LIMIT)
+    config_integer(config, "adversaries", 1, 2)
+    config_integer(config, "extra_adversaries", 0, 5)
+    config_integer(config, "adversary_hp_bonus", 0, 2)
+    config_integer(config, "opening_cards", 2, 3)
     for key in ("double_or_nothing", "discard_unused"):
         if not isinstance(config[key], bool):
             raise ConfigError(f"{key} must be true or false, not {config[key]!r}")
@@ -186,10 +181,7 @@ class WatchingUsState(State):
     """A Watching Us position."""
 
     def __init__(self, game: WatchingUsGame, config: dict[str, Any], num_players: int, seed: int | None) -> None:
-        self.game = game
-        self.config = config
-        self.num_players = num_players
-        self.seed = seed
+        super().__init__(game, config, num_players, seed)
         self.gm_seat: int | None = num_players - 1 if config["gm"] == "seat" else None
         P = self.P = num_players - (self.gm_seat is not None)
         self.char_deck = list(range(N_CHAR))
@@ -232,7 +224,6 @@ class WatchingUsState(State):
         self.decisions = [0] * num_players
         self.queue: list[tuple[Any, ...]] = []
         self.need: tuple[Any, ...] | None = None
-        self._history: list[int] = []
         self._outcome: Outcome | None = None
         # Setup: "En la dirección contraria a las agujas del reloj, reparte tres Personajes a cada Jugador."
         order = [0, *range(P - 1, 0, -1)]
@@ -355,25 +346,31 @@ class WatchingUsState(State):
                 self.mon_deck, self.mon_discard = sorted(self.mon_discard), []
                 if not self.mon_deck:
                     return
-            pool, base = self.mon_deck, DRAW_MON
         elif deck == "loc":
             if not self.loc_deck:
                 if self.loc_bottom:
                     self._got(dest, self.loc_bottom.pop(0))
                 return
-            pool, base = self.loc_deck, DRAW_LOC
         elif deck == "char":
             if not self.char_deck:
                 self.char_deck, self.char_discard = sorted(self.char_discard), []
                 if not self.char_deck:
                     return
-            pool, base = self.char_deck, DEAL
-        else:
-            if not self.rit_deck:
-                self.rit_deck, self.rit_discard = sorted(self.rit_discard), []
-            pool, base = self.rit_deck, DRAW_RIT
+        elif not self.rit_deck:
+            self.rit_deck, self.rit_discard = sorted(self.rit_discard), []
+        pool, base = self._deck(deck)
         share = 1.0 / len(pool)
         self._chance(deck, [(base + card, share) for card in pool], dest)
+
+    def _deck(self, deck: str) -> tuple[list[int], int]:
+        """Return a deck's draw pile ("char", "loc", "mon" or "rit") and the action that draws its card 0."""
+        if deck == "char":
+            return self.char_deck, DEAL
+        if deck == "loc":
+            return self.loc_deck, DRAW_LOC
+        if deck == "mon":
+            return self.mon_deck, DRAW_MON
+        return self.rit_deck, DRAW_RIT
 
     def _got(self, dest: tuple[Any, ...], card: int) -> None:
         what = dest[0]
@@ -793,30 +790,19 @@ class WatchingUsState(State):
         self._advance()
 
     def _apply_chance(self, kind: str, action: int, dest: Any) -> None:
-        if kind == "char":
-            card = action - DEAL
-            self.char_deck.remove(card)
-        elif kind == "loc":
-            card = action - DRAW_LOC
-            self.loc_deck.remove(card)
-        elif kind == "mon":
-            card = action - DRAW_MON
-            self.mon_deck.remove(card)
-        elif kind == "rit":
-            card = action - DRAW_RIT
-            self.rit_deck.remove(card)
-        elif kind == "die":
+        if kind == "die":
             self.rolls.append(action - DIE + 1)
             self._push(("dice",))
-            return
         elif kind == "ritual":
             self._ritual_result(action == SUCCEED)
-            return
-        else:  # table
+        elif kind == "table":
             if action == TABLE_NO:
                 self.lost_table = True
-            return
-        self._got(dest, card)
+        else:  # a card from a deck
+            pile, base = self._deck(kind)
+            card = action - base
+            pile.remove(card)
+            self._got(dest, card)
 
     def _apply_decision(self, step: str, seat: int, action: int) -> None:
         p = self.active
@@ -904,11 +890,6 @@ class WatchingUsState(State):
             self._push(*[("effect", e, -1, p) for e in CHARACTERS[card].item_active])
 
     # -- results -------------------------------------------------------------------------
-    def returns(self) -> list[float]:
-        if self._outcome is None:
-            return [0.0] * self.num_players
-        return list(self._outcome.returns)
-
     def outcome(self) -> Outcome | None:
         return self._outcome
 
@@ -925,11 +906,7 @@ class WatchingUsState(State):
         return NOTATION[action]
 
     def parse_action(self, text: object) -> int:
-        if not isinstance(text, str):
-            raise MalformedActionError(f"notation must be a string, not {type(text).__name__} {text!r}")
-        key = " ".join(text.strip().lower().split())
-        if self._outcome is not None:
-            raise IllegalActionError(f"{text!r}: the game is over: no action is legal")
+        key = " ".join(self._read_notation(text).lower().split())
         action = PARSE.get(key)
         if action is None:
             raise MalformedActionError(
@@ -945,25 +922,19 @@ class WatchingUsState(State):
 
     # -- views ---------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        return self._view(player)
+        return self._view(self._check_seat(player))
 
     def _view(self, viewer: int | None) -> dict[str, Any]:
-        current = self.current_player()
         view: dict[str, Any] = {
-            "game": INFO.name,
-            "rules_version": INFO.rules_version,
-            "player": viewer,
+            **self._view_header(viewer),
             "role": None if viewer is None else ("gm" if viewer == self.gm_seat else "player"),
-            "num_players": self.num_players,
             "player_seats": self.P,
             "gm_seat": self.gm_seat,
-            "config": dict(self.config),
             "time": self.time,
             "time_name": TIMES[self.time],
             "turn": self.turn,
             "active": self.active,
             "step": self.step,
-            "to_move": current if current >= 0 else None,
             "characters": [
                 {
                     "seat": p,
@@ -1047,10 +1018,8 @@ class WatchingUsState(State):
 
     def to_json(self) -> dict[str, Any]:
         # The action list (chance included) is the authority: state_from_json replays it checked.
-        view = self._view(None)
-        view.pop("player")
+        view = self._saved_view(self._view(None))
         view.pop("role")
-        view.update({"seed": self.seed, "history": list(self._history)})
         return view
 
 
@@ -1105,6 +1074,7 @@ class WatchingUsGame(Game):
 
     info: ClassVar[GameInfo] = INFO
     default_config: ClassVar[Mapping[str, Any]] = DEFAULT_CONFIG
+    state_name = "a Watching Us state"
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         full = super().validate_config(config)
@@ -1129,6 +1099,3 @@ class WatchingUsGame(Game):
     ) -> WatchingUsState:
         full = self.merged_config(config)
         return WatchingUsState(self, full, self.check_num_players(num_players, full), seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WatchingUsState:
-        return self.replay_saved(data, "a Watching Us state")  # type: ignore[return-value]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.result import GameRecord
-from engines.win_points import SeriesError, check_player, joined_players, series_players
+from engines.win_points import SeriesError, check_player, joined_players, series_players, series_standing
 
 __all__ = ["SeriesError", "score_series"]
 
@@ -65,12 +65,6 @@ def score_series(games: Sequence[GameRecord], num_players: int | None = None) ->
             steps.append(f"game {number}: the GM, player {gms[0]}, won: {why}")
         elif forfeit is None:
             steps.append(f"game {number}: players {names} lost to the built-in GM: {why}")
-    ranking = [sum(other > mine for other in points) for mine in points]
-    best = max(points)
-    leaders = [p for p, mine in enumerate(points) if mine == best]
-    winner = leaders[0] if len(leaders) == 1 else None
-    if winner is not None:
-        steps.append(f"player {winner} wins the series with {best} points")
-    else:
-        steps.append(f"players {joined_players(leaders)} share the top with {best} points: no series winner")
+    ranking, winner, verdict = series_standing(points, lambda best: f"{best} points")
+    steps.append(verdict)
     return {"points": points, "game_wins": game_wins, "ranking": ranking, "winner": winner, "steps": steps}
