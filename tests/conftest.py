@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.arena.services import OwnRedis
+from tests.celery_state import keeping_celery_current_app
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -38,6 +39,13 @@ def toy() -> Iterator[None]:
     engines.register(DECLARATION)
     yield
     engines.unregister(DECLARATION.name)
+
+
+@pytest.fixture(autouse=True)
+def celery_current_app_kept() -> Iterator[None]:
+    """Fail a test that leaves another Celery app current than it found (tests/celery_state.py)."""
+    with keeping_celery_current_app():
+        yield
 
 
 @pytest.fixture(scope="session")
