@@ -1,4 +1,4 @@
-"""Fixtures for the whole suite: a Redis server of this run's own.
+"""Fixtures for the whole suite: a Redis server of this run's own, Celery's current app kept.
 
 A test touches only what it created. The machine's Redis on 6379 is shared by
 every copy of the suite running there (another engineer's, CI's) and perhaps a
@@ -7,6 +7,9 @@ live ladder: a test that flushed one of its databases, or sent to its
 match worker take its series. So tests that need Redis take a database of
 :func:`own_redis_server` instead: a ``redis-server`` started for this pytest
 process on a free port (tests/arena/services.py), stopped at its end.
+
+Every test fails if it leaves another Celery app current than it found
+(:func:`celery_current_app_kept`, tests/celery_state.py).
 
 A suite started in the background (``&`` in a script, ``nohup``) inherits Ctrl-C
 (SIGINT) ignored, and so would every process it starts: the tests that press
@@ -22,6 +25,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.arena.services import OwnRedis
+from tests.celery_state import keeping_celery_current_app
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,6 +40,13 @@ def toy() -> Iterator[None]:
     from tests.toygame.tictactoe import DECLARATION, REFERENCE_BOTS
 
     with registered(DECLARATION, REFERENCE_BOTS):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def celery_current_app_kept() -> Iterator[None]:
+    """Fail a test that leaves another Celery app current than it found (tests/celery_state.py)."""
+    with keeping_celery_current_app():
         yield
 
 

@@ -2,7 +2,8 @@
 
 With ARENA_DATABASE_URL unset (the default SQLite of a development checkout),
 the test database is PostgreSQL at 127.0.0.1:5432 as user postgres: pytest-django
-creates ``test_arena_<pid>`` and drops it afterwards. Set ARENA_DATABASE_URL to run
+creates ``test_arena_<pid>`` (``test_arena_<pid>_gw<n>`` on a pytest-xdist worker)
+and drops it afterwards. Set ARENA_DATABASE_URL to run
 against another server (its database name gets the ``test_`` prefix). SQLite
 would hide what matters here: row locks, check constraints and generated
 columns behave differently there.

@@ -32,14 +32,23 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def descendants(pid: int) -> list[int]:
-    """Return every process below ``pid``, from each of its threads' children, as /proc shows them now."""
+def descendants(pid: int, prune: frozenset[int] = frozenset()) -> list[int]:
+    """Return every process below ``pid``, from each of its threads' children, as /proc shows them now.
+
+    Nothing of ``prune`` or below it is returned: one walk that never enters a subtree,
+    where removing a subtree read a moment earlier would keep whatever started in it between
+    the two reads. A process that exits during the walk is passed over.
+    """
     found, todo = [], [pid]
     while todo:
         parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").iterdir())
+        except OSError:  # it exited meanwhile
+            continue
+        for task in tasks:
             try:
-                children = [int(child) for child in (task / "children").read_text().split()]
+                children = [int(child) for child in (task / "children").read_text().split() if int(child) not in prune]
             except OSError:
                 continue
             found += children

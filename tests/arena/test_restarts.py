@@ -79,7 +79,7 @@ class Worker:
 
 
 def client(url: str) -> Celery:
-    return configure(Celery("restart-test-client"), url, url)
+    return configure(Celery("restart-test-client", set_as_current=False), url, url)
 
 
 @pytest.mark.parametrize("mode", ["fast", "immediate"])
@@ -120,7 +120,7 @@ def test_a_match_worker_survives_a_redis_restart_mid_series_and_delivers_the_res
     try:
         spec = spec_for(tmp_path, [SLOW_BOT, SLOW_BOT], games=10, series_id=41)
         spec["deliver"] = True
-        configure(Celery("restart-test-client"), own_redis.url).send_task(
+        configure(Celery("restart-test-client", set_as_current=False), own_redis.url).send_task(
             "arena.run_series", args=[spec], queue="matches", task_id="series-41-test"
         )
         server = redis.Redis.from_url(own_redis.url)
@@ -154,7 +154,7 @@ def test_a_result_the_broker_refuses_is_kept_and_published_when_it_is_back(
 ) -> None:
     from workers.delivery import PUBLISH_RETRY_POLICY, deliver, flush_outbox, outbox_dir
 
-    app = configure(Celery("outbox-test"), own_redis.url)
+    app = configure(Celery("outbox-test", set_as_current=False), own_redis.url)
     app.conf.broker_connection_timeout = 1
     monkeypatch.setitem(PUBLISH_RETRY_POLICY, "interval_start", 0.1)
     own_redis.stop()

@@ -95,7 +95,7 @@ def worker(tmp_path: Path, redis_url: str) -> Iterator[subprocess.Popen[str]]:
 
 
 def client(redis_url: str) -> Celery:
-    return configure(Celery("test-client"), redis_url, redis_url)
+    return configure(Celery("test-client", set_as_current=False), redis_url, redis_url)
 
 
 def pool_children(pid: int) -> list[int]:

@@ -210,8 +210,10 @@ def test_a_bot_holding_its_process_limit_in_another_process_does_not_stop_a_seri
     def sample() -> None:
         # This process may referee other series meanwhile (a suite's living ladder in a thread, as the
         # embedded platform runs them): only the uids of this test's range are the two series' bots.
+        # Ours from one walk that never enters the runner: a process the runner's tree started
+        # after `theirs` was read would otherwise count as ours too.
         theirs = {runner.pid, *descendants(runner.pid)}
-        ours = bot_uids([pid for pid in descendants(os.getpid()) if pid not in theirs])
+        ours = bot_uids(descendants(os.getpid(), prune=frozenset({runner.pid})))
         samples.append((bot_uids(list(theirs)), {uid for uid in ours if uid in SUITE_UIDS}))
 
     start_bots, kill = Referee.start_bots, BotProcess.kill

@@ -3,7 +3,8 @@
 The demo validates every reference bot in the sandbox and plays a round of
 every game's season per ``--rounds``: the tests here read what one run of
 ``demo --rounds 3`` left, so it runs once for the module (test_demo.py has the
-tests that run it themselves).
+tests that run it themselves). ``manage.py test`` runs a file's tests on one
+pytest-xdist worker (``--dist loadfile``), so that is once a run.
 """
 
 from __future__ import annotations
