@@ -224,12 +224,7 @@ class VersionSerializer(serializers.ModelSerializer):
             "status",
             "status_reason",
             "uploaded_at",
-            "archive_sha256",
-            "archive_size",
-            "archive_format",
-            "manifest",
-            "entry",
-            "games",
+            *BotVersion.ARCHIVE_FIELDS,
             "predecessor",
             "ratings",
         )

@@ -54,12 +54,7 @@ class BotVersionAdmin(admin.ModelAdmin):
     readonly_fields = (
         "bot",
         "number",
-        "archive_sha256",
-        "archive_size",
-        "archive_format",
-        "manifest",
-        "entry",
-        "games",
+        *BotVersion.ARCHIVE_FIELDS,
         "uploaded_at",
         "predecessor",
     )
