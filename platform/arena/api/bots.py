@@ -35,7 +35,6 @@ from arena.bots.submissions import SubmissionError, submit_version
 from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
 from arena.web.ratelimits import upload_usage
-from workers.bot_text import quote
 from workers.botpkg import MAX_ARCHIVE_BYTES
 
 #: Room for the multipart framing and the bot name around an archive of the largest size.
@@ -84,10 +83,8 @@ class BotViewSet(viewsets.ReadOnlyModelViewSet):
         owner = username_param(self.request, "owner")
         if owner:
             bots = bots.filter(owner__username=owner)
-        game = self.request.query_params.get("game")
+        game = choice_param(self.request, "game", engines.names())
         if game:
-            if game not in engines.names():
-                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {quote(game)}"]})
             plays = BotVersion.objects.filter(Q(games__icontains=f'"{game}"') | Q(games=[]))
             bots = bots.filter(pk__in=plays.values("bot_id"))
         return bots.order_by("owner__username", "name")

@@ -96,10 +96,8 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         seasons = Season.objects.order_by("-created", "-id")
         if self.action != "list":
             return seasons
-        game = self.request.query_params.get("game")
+        game = choice_param(self.request, "game", engines.names())
         if game:
-            if game not in engines.names():
-                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {quote(game)}"]})
             seasons = seasons.filter(game=game)
         status = choice_param(self.request, "status", SeasonStatus.values)
         if status:
