@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -642,6 +642,21 @@ def recompute_ratings(season: Season) -> dict[tuple[int, str], tuple[float, floa
     return RANKINGS[season.kind.ranking].recompute(season)
 
 
+def _result_log(season: Season) -> Iterator[tuple[list[int], SeriesResult]]:
+    """Yield each logged series of ``season`` in the order its ratings moved: its versions by seat, and its result."""
+    seats: dict[int, list[int]] = {}
+    for series_id, version_id in (
+        SeriesSeat.objects.filter(series__season=season)
+        .order_by("series_id", "seat")
+        .values_list("series_id", "version_id")
+    ):
+        seats.setdefault(series_id, []).append(version_id)
+    for series_id, result in (
+        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
+    ):
+        yield seats[series_id], SeriesResult.from_json(result)
+
+
 def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
     """Return every version's (μ, σ) from replaying a season rated on one leaderboard from its seeds."""
     if season.kind.ranking != kinds.RATED:
@@ -651,21 +666,11 @@ def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
         row.version_id: (row.mu, row.sigma)
         for row in RatingHistory.objects.filter(season=season, series=None).order_by("id")
     }
-    seats: dict[int, list[int]] = {}
-    for series_id, version_id in (
-        SeriesSeat.objects.filter(series__season=season)
-        .order_by("series_id", "seat")
-        .values_list("series_id", "version_id")
-    ):
-        seats.setdefault(series_id, []).append(version_id)
     ratings = dict(seeds)
     # One series at a time from the (μ, σ) pairs, exactly as recording stores them.
-    for series_id, result in (
-        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
-    ):
-        versions = seats[series_id]
+    for versions, result in _result_log(season):
         before = [ratings.get(v, (params.mu, params.sigma)) for v in versions]
-        ranks = series_ranks(SeriesResult.from_json(result))
+        ranks = series_ranks(result)
         for version, rating in zip(versions, rate_ranking(before, ranks, params), strict=True):
             ratings[version] = rating
     return ratings
@@ -678,23 +683,13 @@ def recompute_team_season(season: Season) -> dict[tuple[int, str], tuple[float, 
         (row.version_id, row.role): (row.mu, row.sigma)
         for row in RatingHistory.objects.filter(season=season, series=None).order_by("id")
     }
-    seats: dict[int, list[int]] = {}
-    for series_id, version_id in (
-        SeriesSeat.objects.filter(series__season=season)
-        .order_by("series_id", "seat")
-        .values_list("series_id", "version_id")
-    ):
-        seats.setdefault(series_id, []).append(version_id)
-    for series_id, result in (
-        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
-    ):
-        versions = seats[series_id]
+    for versions, result in _result_log(season):
         roles = team_roles(season, len(versions))
         keys = list(zip(versions, roles, strict=True))
         team = [ratings.get(key, (params.mu, params.sigma)) for key in keys if key[1] == PLAYER]
         gm_key = next((key for key in keys if key[1] == GM), None)
         gm = builtin_gm_rating(season) if gm_key is None else ratings.get(gm_key, (params.mu, params.sigma))
-        played = SeriesResult.from_json(result).games
+        played = result.games
         team_after, gm_after = rate_teams(team, gm, teams.series_result(played, roles), params)
         for key, rating in zip([key for key in keys if key[1] == PLAYER], team_after, strict=True):
             ratings[key] = rating
