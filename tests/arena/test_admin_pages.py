@@ -101,3 +101,18 @@ def test_it_keeps_the_result_log_read_only(admin_client: Client, ladder: dict[st
     assert admin_client.get(reverse("admin:series_seriesresultlog_change", args=[log.pk])).status_code == 200
     assert admin_client.post(reverse("admin:series_seriesresultlog_delete", args=[log.pk])).status_code == 403
     assert SeriesResultLog.objects.count() == 1
+
+
+def test_its_inlines_of_rows_written_elsewhere_are_read_only(admin_client: Client, ladder: dict[str, Any]) -> None:
+    """A bot's versions and a series' games are shown, but no row can be added, deleted or edited there."""
+    bot_page = admin_client.get(reverse("admin:bots_bot_change", args=[ladder["alpha"].bot_id])).content.decode()
+    assert 'name="versions-INITIAL_FORMS" value="1"' in bot_page
+    assert 'name="versions-MAX_NUM_FORMS" value="0"' in bot_page  # no form to add a row
+    assert 'name="versions-0-DELETE"' not in bot_page
+    assert 'name="versions-0-status"' not in bot_page
+    series_page = admin_client.get(reverse("admin:series_series_change", args=[ladder["series"].pk])).content.decode()
+    assert 'name="games-INITIAL_FORMS" value="1"' in series_page
+    assert 'name="games-MAX_NUM_FORMS" value="0"' in series_page
+    assert 'name="games-0-DELETE"' not in series_page
+    assert 'name="games-0-winner"' not in series_page
+    assert 'name="seats-0-DELETE"' in series_page  # the seats inline is editable: the page has such inputs

@@ -284,3 +284,22 @@ def test_the_bot_page_names_the_role_of_each_rating_and_charts_each_apart(
     season = team_season["season"].name
     assert re.search(rf"<h3>Rating as player in <a [^>]*>{re.escape(season)}</a></h3>", page)
     assert re.search(rf"<h3>Rating as GM in <a [^>]*>{re.escape(season)}</a></h3>", page)
+
+
+def test_the_team_season_page_has_the_season_head_and_links_each_rows_bot(
+    team_season: dict[str, Any], client: Any
+) -> None:
+    season = team_season["season"]
+    body = client.get(reverse("season", args=[season.pk])).content.decode()
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+    assert (
+        f"· a team game: {season.players_per_series} player bots against a GM, {season.games_per_series} games "
+        f"per series · {season.decision_ms} ms a decision, {season.bank_ms} ms bank"
+    ) in page
+    assert 'id="live"' in body
+    for role in ("player", "gm"):
+        row = team_board(season, role)[0]
+        version = row.rating.version
+        assert f'href="{reverse("bot", args=[version.bot_id])}">{version.bot.name}</a>' in body
+        assert f'href="{reverse("user", args=[version.bot.owner.get_username()])}">' in body
+    assert 'title="provisional: fewer series than a settled rating needs">P</abbr>' in body

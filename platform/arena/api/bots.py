@@ -29,13 +29,12 @@ import engines
 from arena.api.filters import ArenaPagination, choice_filter, choice_param, id_filter, id_param, username_param
 from arena.api.schema import ArenaAutoSchema
 from arena.api.serializers import BotSerializer, UploadSerializer, VersionSerializer, can_see_private
+from arena.api.viewsets import ArenaViews
 from arena.bots.artifacts import archive_path
 from arena.bots.models import Bot, BotVersion, VersionStatus
 from arena.bots.submissions import SubmissionError, submit_version
-from arena.converters import ID_PATTERN
 from arena.ratings.models import Rating
 from arena.web.ratelimits import upload_usage
-from workers.bot_text import quote
 from workers.botpkg import MAX_ARCHIVE_BYTES
 
 #: Room for the multipart framing and the bot name around an archive of the largest size.
@@ -66,14 +65,10 @@ def versions_with_ratings() -> QuerySet[BotVersion]:
     ),
     retrieve=extend_schema(summary="One bot"),
 )
-class BotViewSet(viewsets.ReadOnlyModelViewSet):
+class BotViewSet(ArenaViews, viewsets.ReadOnlyModelViewSet):
     """Bots: a name of one owner, and its versions."""
 
-    schema = ArenaAutoSchema()
-
     serializer_class = BotSerializer
-    pagination_class = ArenaPagination
-    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_queryset(self) -> QuerySet[Bot]:
         bots = Bot.objects.select_related("owner").prefetch_related(
@@ -84,10 +79,8 @@ class BotViewSet(viewsets.ReadOnlyModelViewSet):
         owner = username_param(self.request, "owner")
         if owner:
             bots = bots.filter(owner__username=owner)
-        game = self.request.query_params.get("game")
+        game = choice_param(self.request, "game", engines.names())
         if game:
-            if game not in engines.names():
-                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {quote(game)}"]})
             plays = BotVersion.objects.filter(Q(games__icontains=f'"{game}"') | Q(games=[]))
             bots = bots.filter(pk__in=plays.values("bot_id"))
         return bots.order_by("owner__username", "name")
@@ -138,14 +131,10 @@ class UploadQuota(BaseThrottle):
     ),
     retrieve=extend_schema(summary="One version"),
 )
-class VersionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class VersionViewSet(ArenaViews, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Bot versions: list, detail, upload (POST, multipart) and archive download (owner and staff)."""
 
-    schema = ArenaAutoSchema()
-
     serializer_class = VersionSerializer
-    pagination_class = ArenaPagination
-    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
     parser_classes = (MultiPartParser, FormParser)  # only the upload has a body
 
     def get_queryset(self) -> QuerySet[BotVersion]:

@@ -24,7 +24,7 @@ from arena.api.serializers import (
     SeasonSerializer,
     TeamRowSerializer,
 )
-from arena.converters import ID_PATTERN
+from arena.api.viewsets import ArenaViews
 from arena.ratings.models import Rating
 from arena.ratings.team_boards import ROLE_BOARDS, team_board
 from arena.seasons.models import RECORD_FIELDS, Season, SeasonStatus
@@ -83,23 +83,17 @@ class GameViewSet(viewsets.ViewSet):
     ),
     retrieve=extend_schema(summary="One season"),
 )
-class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
+class SeasonViewSet(ArenaViews, viewsets.ReadOnlyModelViewSet):
     """Ladder seasons: a game under fixed rules, time control and series format."""
 
-    schema = ArenaAutoSchema()
-
     serializer_class = SeasonSerializer
-    pagination_class = ArenaPagination
-    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_queryset(self) -> QuerySet[Season]:
         seasons = Season.objects.order_by("-created", "-id")
         if self.action != "list":
             return seasons
-        game = self.request.query_params.get("game")
+        game = choice_param(self.request, "game", engines.names())
         if game:
-            if game not in engines.names():
-                raise ValidationError({"game": [f"must be one of {', '.join(engines.names())}, not {quote(game)}"]})
             seasons = seasons.filter(game=game)
         status = choice_param(self.request, "status", SeasonStatus.values)
         if status:

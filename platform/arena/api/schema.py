@@ -5,7 +5,8 @@ client (and the schema fuzzer, tests/arena/api/test_api_fuzz.py) also needs
 to know that any operation can answer 401 (a refused token is refused
 everywhere), that one with query parameters or a body can answer 400, one
 with a path id 404, and so on. Every view of arena.api sets
-``schema = ArenaAutoSchema()``; responses a view declares itself win.
+``schema = ArenaAutoSchema()`` (a viewset by mixing in arena.api.viewsets.ArenaViews);
+responses a view declares itself win.
 """
 
 from __future__ import annotations

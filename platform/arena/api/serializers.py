@@ -43,6 +43,55 @@ def status_field(choices: type[models.TextChoices], description: str, *, enum: b
     return serializers.CharField(read_only=True, help_text=f"{description} (one of: {', '.join(choices.values)})")
 
 
+def _at(path: str, name: str) -> str | None:
+    """Return the source of attribute ``name`` read at ``path`` of the row; None (the field's own name) at the row."""
+    return f"{path}.{name}" if path else None
+
+
+def version_fields(
+    path: str,
+) -> tuple[
+    serializers.IntegerField,
+    serializers.CharField,
+    serializers.IntegerField,
+    serializers.CharField,
+    serializers.IntegerField,
+]:
+    """Return a standings row's fields naming its version, read at ``path`` of the row.
+
+    In order: version, bot, bot_id, owner, version_number.
+    """
+    return (
+        serializers.IntegerField(source=f"{path}.pk"),
+        serializers.CharField(source=f"{path}.bot.name"),
+        serializers.IntegerField(source=f"{path}.bot_id"),
+        serializers.CharField(source=f"{path}.bot.owner.username"),
+        serializers.IntegerField(source=f"{path}.number"),
+    )
+
+
+def skill_fields(
+    path: str,
+) -> tuple[
+    serializers.FloatField,
+    serializers.FloatField,
+    serializers.FloatField,
+    serializers.BooleanField,
+    serializers.IntegerField,
+]:
+    """Return a rated row's skill fields, read at ``path`` of the row ("" for the row itself).
+
+    In order: conservative, mu, sigma, provisional, series_played.
+    """
+    return (
+        serializers.FloatField(source=_at(path, "conservative"), help_text="μ − 3σ, what the ranking sorts by"),
+        serializers.FloatField(source=_at(path, "mu")),
+        serializers.FloatField(source=_at(path, "sigma")),
+        serializers.BooleanField(source=_at(path, "provisional")),
+        serializers.IntegerField(source=_at(path, "series_played")),
+    )
+
+
 class GameSerializer(serializers.Serializer):
     """A registered game, as its engine declares it (engines.base.GameInfo)."""
 
@@ -85,16 +134,8 @@ class LeaderboardRowSerializer(serializers.Serializer):
     """One leaderboard line: a version's rating and series record in the season."""
 
     rank = serializers.IntegerField(help_text="1 for the best conservative rating μ − 3σ")
-    version = serializers.IntegerField(source="version_id")
-    bot = serializers.CharField(source="version.bot.name")
-    bot_id = serializers.IntegerField(source="version.bot_id")
-    owner = serializers.CharField(source="version.bot.owner.username")
-    version_number = serializers.IntegerField(source="version.number")
-    conservative = serializers.FloatField(help_text="μ − 3σ, what the ranking sorts by")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    provisional = serializers.BooleanField()
-    series_played = serializers.IntegerField()
+    version, bot, bot_id, owner, version_number = version_fields("version")
+    conservative, mu, sigma, provisional, series_played = skill_fields("")
     won = serializers.IntegerField()
     drawn = serializers.IntegerField()
     lost = serializers.IntegerField()
@@ -108,16 +149,8 @@ class TeamRowSerializer(serializers.Serializer):
 
     rank = serializers.IntegerField(help_text="1 for the best conservative rating μ − 3σ in this role")
     role = serializers.CharField(source="rating.role", help_text="player or gm")
-    version = serializers.IntegerField(source="rating.version_id")
-    bot = serializers.CharField(source="rating.version.bot.name")
-    bot_id = serializers.IntegerField(source="rating.version.bot_id")
-    owner = serializers.CharField(source="rating.version.bot.owner.username")
-    version_number = serializers.IntegerField(source="rating.version.number")
-    conservative = serializers.FloatField(source="rating.conservative", help_text="μ − 3σ, what the ranking sorts by")
-    mu = serializers.FloatField(source="rating.mu")
-    sigma = serializers.FloatField(source="rating.sigma")
-    provisional = serializers.BooleanField(source="rating.provisional")
-    series_played = serializers.IntegerField(source="rating.series_played")
+    version, bot, bot_id, owner, version_number = version_fields("rating.version")
+    conservative, mu, sigma, provisional, series_played = skill_fields("rating")
     won = serializers.IntegerField(source="rating.won", help_text="series its side won (more games than the other)")
     drawn = serializers.IntegerField(source="rating.drawn")
     lost = serializers.IntegerField(source="rating.lost")
@@ -141,11 +174,7 @@ class ScoreLadderRowSerializer(serializers.Serializer):
     """One line of a solo season's score ladder: a version's mean score over the season's deals, and its title."""
 
     rank = serializers.IntegerField(help_text="1 for the best mean score; equal means share a rank")
-    version = serializers.IntegerField(source="version.pk")
-    bot = serializers.CharField(source="version.bot.name")
-    bot_id = serializers.IntegerField(source="version.bot_id")
-    owner = serializers.CharField(source="version.bot.owner.username")
-    version_number = serializers.IntegerField(source="version.number")
+    version, bot, bot_id, owner, version_number = version_fields("version")
     series = serializers.IntegerField(source="series_id", help_text="the version's solo series")
     games = serializers.IntegerField(source="standing.games", help_text="the deals scored")
     mean = serializers.FloatField(source="standing.mean", help_text="mean score over the deals, what ranks")
@@ -224,12 +253,7 @@ class VersionSerializer(serializers.ModelSerializer):
             "status",
             "status_reason",
             "uploaded_at",
-            "archive_sha256",
-            "archive_size",
-            "archive_format",
-            "manifest",
-            "entry",
-            "games",
+            *BotVersion.ARCHIVE_FIELDS,
             "predecessor",
             "ratings",
         )

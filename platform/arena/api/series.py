@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.api.filters import ArenaPagination, choice_filter, choice_param, id_filter, id_param
+from arena.api.filters import choice_filter, choice_param, id_filter, id_param
 from arena.api.schema import ArenaAutoSchema
 from arena.api.serializers import (
     GameRecordSerializer,
@@ -29,7 +29,7 @@ from arena.api.serializers import (
     SeriesSerializer,
     can_see_private,
 )
-from arena.converters import ID_PATTERN
+from arena.api.viewsets import ArenaViews
 from arena.series.models import GameRecord, Series, SeriesSeat, SeriesState
 from arena.web.access import public_document
 from engines.result import SeriesResult
@@ -63,13 +63,8 @@ def recorded_series(series_id: int) -> Series:
     ),
     retrieve=extend_schema(summary="One series with its seats, games and score"),
 )
-class SeriesViewSet(viewsets.ReadOnlyModelViewSet):
+class SeriesViewSet(ArenaViews, viewsets.ReadOnlyModelViewSet):
     """Series: a match of several games between the versions in its seats."""
-
-    schema = ArenaAutoSchema()
-
-    pagination_class = ArenaPagination
-    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_serializer_class(self) -> type[SeriesSerializer]:
         return SeriesDetailSerializer if self.action == "retrieve" else SeriesSerializer

@@ -13,12 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.api.filters import ArenaPagination
 from arena.api.models import ApiToken
 from arena.api.schema import ArenaAutoSchema
 from arena.api.serializers import MeSerializer, NewTokenSerializer, TokenCreateSerializer, TokenSerializer
 from arena.api.tokens import TokenNameError, issue_token, revoke_token
-from arena.converters import ID_PATTERN
+from arena.api.viewsets import ArenaViews
 
 TOKEN_ID = OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the token's id")
 
@@ -37,16 +36,12 @@ TOKEN_ID = OpenApiParameter("id", OpenApiTypes.INT64, "path", description="the t
         responses={200: TokenSerializer, 404: OpenApiResponse(description="no token of yours with that id")},
     ),
 )
-class TokenViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class TokenViewSet(ArenaViews, mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     """The logged-in user's API tokens: list, create (the key shown once), revoke."""
-
-    schema = ArenaAutoSchema()
 
     serializer_class = TokenSerializer
     permission_classes = (IsAuthenticated,)
-    pagination_class = ArenaPagination
     parser_classes = (JSONParser, FormParser, MultiPartParser)
-    lookup_value_regex = ID_PATTERN  # at most 18 digits: arena/converters.py
 
     def get_queryset(self) -> QuerySet[ApiToken]:
         return ApiToken.objects.filter(user=self.request.user).order_by("-created", "-id")

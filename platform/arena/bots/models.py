@@ -85,6 +85,8 @@ class BotVersion(models.Model):
 
     #: The only fields that may change once a version is stored.
     MUTABLE_FIELDS = frozenset({"status", "status_reason"})
+    #: The fields the uploaded archive fixes: its file and what its manifest says.
+    ARCHIVE_FIELDS = ("archive_sha256", "archive_size", "archive_format", "manifest", "entry", "games")
 
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField(help_text="1 for the first upload of the bot, then 2, 3 ...")

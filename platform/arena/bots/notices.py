@@ -42,21 +42,20 @@ def _send(version_id: int, subject: str, text: str, url: str) -> None:
 
 def validation_failed(version: BotVersion, reason: str) -> None:
     """Tell the owner ``version`` failed its validation series, and why."""
-    name = f"{version.bot.name} v{version.number}"
-    notify_owner(
+    _tell(
         version,
-        f"{name} failed its validation series",
-        f"{name} did not pass its validation series, so it plays in no season: {reason}",
-        reverse("bot-version-validation", args=[version.bot_id, version.number]),
+        "failed its validation series",
+        f"did not pass its validation series, so it plays in no season: {reason}",
+        "bot-version-validation",
     )
 
 
 def version_disabled(version: BotVersion, reason: str) -> None:
     """Tell the owner ``version`` was disabled, and why."""
+    _tell(version, "was disabled", f"was disabled and plays no more series: {reason}", "bot-version-forfeits")
+
+
+def _tell(version: BotVersion, subject: str, text: str, page: str) -> None:
+    """Notify ``version``'s owner: "<bot> v<n> <subject>", "<bot> v<n> <text>", linking the version's ``page``."""
     name = f"{version.bot.name} v{version.number}"
-    notify_owner(
-        version,
-        f"{name} was disabled",
-        f"{name} was disabled and plays no more series: {reason}",
-        reverse("bot-version-forfeits", args=[version.bot_id, version.number]),
-    )
+    notify_owner(version, f"{name} {subject}", f"{name} {text}", reverse(page, args=[version.bot_id, version.number]))

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -445,34 +445,58 @@ def _apply_one(
     after = rate_ranking([(r.mu, r.sigma) for r in ratings], ranks, batch.params)
     _log_games(batch, series_id, seats, result, document)
     top_shared = ranks.count(0) > 1
-    for player, (seat, rating, (mu, sigma)) in enumerate(zip(seats, ratings, after, strict=True)):
+    for player, (seat, rating, skill) in enumerate(zip(seats, ratings, after, strict=True)):
         points = Decimal(str(score.points[player]))
-        rating.mu, rating.sigma = mu, sigma
-        rating.series_played += 1
-        if ranks[player]:
-            rating.lost += 1
-        elif top_shared:
-            rating.drawn += 1
-        else:
-            rating.won += 1
-        rating.series_points += points
-        rating.game_wins += score.game_wins[player]
+        side = teams.LOSS if ranks[player] else teams.DRAW if top_shared else teams.WIN
         forfeited = any(forfeit_by(game) == player for game in result.games)
-        rating.forfeits += forfeited
-        rating.provisional = rating.series_played < PROVISIONAL_SERIES
-        rating.changed = True
-        # The rate can only cross the limit with a forfeit, or on reaching the minimum count.
-        if rating.disable_reason is None and (forfeited or rating.series_played == FORFEIT_MIN_SERIES):
-            reason = should_disable(
-                rating.forfeits, rating.series_played, threshold=FORFEIT_THRESHOLD, min_series=FORFEIT_MIN_SERIES
-            )
-            if reason is not None:
-                rating.disable_reason = f"{reason} in {batch.season.name}"
-        batch.history.append(
-            RatingHistory(season=batch.season, version_id=seat.version_id, series_id=series_id, mu=mu, sigma=sigma)
-        )
+        _tally(batch, series_id, seat, rating, skill, side, points, score.game_wins[player], forfeited)
         batch.seats.append((points, score.game_wins[player], ranks[player], seat.pk))
     batch.done.append(series_id)
+
+
+def _tally(
+    batch: _Batch,
+    series_id: int,
+    seat: _Seat,
+    rating: _Rating,
+    skill: tuple[float, float],
+    side: int,
+    points: Decimal,
+    game_wins: int,
+    forfeited: bool,
+    role: str = "",
+) -> None:
+    """Count one rated series in ``rating``: its new ``skill``, its ``side`` (WIN, DRAW or LOSS), points and forfeit.
+
+    A rating whose forfeit rate crosses the limit is disabled for the season,
+    and the new skill joins the rating history.
+    """
+    mu, sigma = skill
+    rating.mu, rating.sigma = mu, sigma
+    rating.series_played += 1
+    if side == teams.WIN:
+        rating.won += 1
+    elif side == teams.DRAW:
+        rating.drawn += 1
+    else:
+        rating.lost += 1
+    rating.series_points += points
+    rating.game_wins += game_wins
+    rating.forfeits += forfeited
+    rating.provisional = rating.series_played < PROVISIONAL_SERIES
+    rating.changed = True
+    # The rate can only cross the limit with a forfeit, or on reaching the minimum count.
+    if rating.disable_reason is None and (forfeited or rating.series_played == FORFEIT_MIN_SERIES):
+        reason = should_disable(
+            rating.forfeits, rating.series_played, threshold=FORFEIT_THRESHOLD, min_series=FORFEIT_MIN_SERIES
+        )
+        if reason is not None:
+            rating.disable_reason = f"{reason} in {batch.season.name}"
+    batch.history.append(
+        RatingHistory(
+            season=batch.season, version_id=seat.version_id, role=role, series_id=series_id, mu=mu, sigma=sigma
+        )
+    )
 
 
 def team_roles(season: Season, seats: int) -> tuple[str, ...]:
@@ -512,37 +536,14 @@ def _apply_team(
     _log_games(batch, series_id, seats, result, document)
     score = result.score
     for player, (seat, rating, role) in enumerate(zip(seats, ratings, roles, strict=True)):
-        mu, sigma = next(after) if role == PLAYER else gm_after
+        skill = next(after) if role == PLAYER else gm_after
         side = outcome if role == PLAYER else -outcome
         points = Decimal(str(score.points[player]))
-        rating.mu, rating.sigma = mu, sigma
-        rating.series_played += 1
-        if side == teams.WIN:
-            rating.won += 1
-        elif side == teams.DRAW:
-            rating.drawn += 1
-        else:
-            rating.lost += 1
         wins = players_won if role == PLAYER else gm_won
-        rating.series_points += points
-        rating.game_wins += wins
         rating.games_played += len(games)
         rating.win_turns += turns if role == PLAYER else 0
         forfeited = any(game.forfeit is not None and game.forfeit.player == player for game in games)
-        rating.forfeits += forfeited
-        rating.provisional = rating.series_played < PROVISIONAL_SERIES
-        rating.changed = True
-        if rating.disable_reason is None and (forfeited or rating.series_played == FORFEIT_MIN_SERIES):
-            reason = should_disable(
-                rating.forfeits, rating.series_played, threshold=FORFEIT_THRESHOLD, min_series=FORFEIT_MIN_SERIES
-            )
-            if reason is not None:
-                rating.disable_reason = f"{reason} in {batch.season.name}"
-        batch.history.append(
-            RatingHistory(
-                season=batch.season, version_id=seat.version_id, role=role, series_id=series_id, mu=mu, sigma=sigma
-            )
-        )
+        _tally(batch, series_id, seat, rating, skill, side, points, wins, forfeited, role)
         rank = 0 if side != teams.LOSS else 1
         batch.seats.append((points, wins, rank, seat.pk))
     batch.done.append(series_id)
@@ -641,6 +642,21 @@ def recompute_ratings(season: Season) -> dict[tuple[int, str], tuple[float, floa
     return RANKINGS[season.kind.ranking].recompute(season)
 
 
+def _result_log(season: Season) -> Iterator[tuple[list[int], SeriesResult]]:
+    """Yield each logged series of ``season`` in the order its ratings moved: its versions by seat, and its result."""
+    seats: dict[int, list[int]] = {}
+    for series_id, version_id in (
+        SeriesSeat.objects.filter(series__season=season)
+        .order_by("series_id", "seat")
+        .values_list("series_id", "version_id")
+    ):
+        seats.setdefault(series_id, []).append(version_id)
+    for series_id, result in (
+        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
+    ):
+        yield seats[series_id], SeriesResult.from_json(result)
+
+
 def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
     """Return every version's (μ, σ) from replaying a season rated on one leaderboard from its seeds."""
     if season.kind.ranking != kinds.RATED:
@@ -650,21 +666,11 @@ def recompute_season(season: Season) -> dict[int, tuple[float, float]]:
         row.version_id: (row.mu, row.sigma)
         for row in RatingHistory.objects.filter(season=season, series=None).order_by("id")
     }
-    seats: dict[int, list[int]] = {}
-    for series_id, version_id in (
-        SeriesSeat.objects.filter(series__season=season)
-        .order_by("series_id", "seat")
-        .values_list("series_id", "version_id")
-    ):
-        seats.setdefault(series_id, []).append(version_id)
     ratings = dict(seeds)
     # One series at a time from the (μ, σ) pairs, exactly as recording stores them.
-    for series_id, result in (
-        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
-    ):
-        versions = seats[series_id]
+    for versions, result in _result_log(season):
         before = [ratings.get(v, (params.mu, params.sigma)) for v in versions]
-        ranks = series_ranks(SeriesResult.from_json(result))
+        ranks = series_ranks(result)
         for version, rating in zip(versions, rate_ranking(before, ranks, params), strict=True):
             ratings[version] = rating
     return ratings
@@ -677,23 +683,13 @@ def recompute_team_season(season: Season) -> dict[tuple[int, str], tuple[float, 
         (row.version_id, row.role): (row.mu, row.sigma)
         for row in RatingHistory.objects.filter(season=season, series=None).order_by("id")
     }
-    seats: dict[int, list[int]] = {}
-    for series_id, version_id in (
-        SeriesSeat.objects.filter(series__season=season)
-        .order_by("series_id", "seat")
-        .values_list("series_id", "version_id")
-    ):
-        seats.setdefault(series_id, []).append(version_id)
-    for series_id, result in (
-        SeriesResultLog.objects.filter(series__season=season).order_by("id").values_list("series_id", "result")
-    ):
-        versions = seats[series_id]
+    for versions, result in _result_log(season):
         roles = team_roles(season, len(versions))
         keys = list(zip(versions, roles, strict=True))
         team = [ratings.get(key, (params.mu, params.sigma)) for key in keys if key[1] == PLAYER]
         gm_key = next((key for key in keys if key[1] == GM), None)
         gm = builtin_gm_rating(season) if gm_key is None else ratings.get(gm_key, (params.mu, params.sigma))
-        played = SeriesResult.from_json(result).games
+        played = result.games
         team_after, gm_after = rate_teams(team, gm, teams.series_result(played, roles), params)
         for key, rating in zip([key for key in keys if key[1] == PLAYER], team_after, strict=True):
             ratings[key] = rating

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from arena.ratings.models import Rating
 from arena.seasons.models import Season
 
 pytestmark = pytest.mark.django_db
@@ -49,3 +50,39 @@ def test_an_empty_team_season_has_empty_boards(team_game: Any, client_for: Calla
     url = f"/api/seasons/{season.pk}/leaderboard/"
     assert client_for(None).get(url).json()["count"] == 0
     assert client_for(None).get(url, {"role": "gm"}).json()["count"] == 0
+
+
+def test_a_team_row_names_its_version_and_its_rating_in_the_role(
+    team_season: dict[str, Any], client_for: Callable
+) -> None:
+    season = team_season["season"]
+    row = client_for(None).get(f"/api/seasons/{season.pk}/leaderboard/", {"role": "gm"}).json()["results"][0]
+    rating = Rating.objects.select_related("version__bot__owner").get(season=season, version=row["version"], role="gm")
+    version = rating.version
+    assert list(row)[:12] == [
+        "rank",
+        "role",
+        "version",
+        "bot",
+        "bot_id",
+        "owner",
+        "version_number",
+        "conservative",
+        "mu",
+        "sigma",
+        "provisional",
+        "series_played",
+    ]
+    assert (row["bot"], row["bot_id"], row["owner"], row["version_number"]) == (
+        version.bot.name,
+        version.bot_id,
+        version.bot.owner.username,
+        version.number,
+    )
+    assert (row["mu"], row["sigma"], row["provisional"], row["series_played"]) == (
+        pytest.approx(rating.mu),
+        pytest.approx(rating.sigma),
+        rating.provisional,
+        rating.series_played,
+    )
+    assert row["conservative"] == pytest.approx(rating.mu - 3 * rating.sigma)

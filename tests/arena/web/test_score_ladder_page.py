@@ -75,3 +75,23 @@ def test_every_page_of_a_solo_season_answers_before_any_play(
     for url in [*pages, reverse("bot", args=[version.bot_id])]:
         assert client.get(url).status_code == 200, url
     assert "Nobody has a score in this season yet" in client.get(pages[0]).content.decode()
+
+
+@pytest.mark.django_db
+def test_its_head_and_rows_are_the_season_pages(solo_ladder: dict[str, Any], client: Any) -> None:
+    """The name, settings and live queue of every season page; each row links its bot, owner and series."""
+    season = solo_ladder["season"]
+    html = client.get(reverse("season", args=[season.pk])).content.decode()
+    page = text(html)
+    assert f"{season.name} " in page
+    assert (
+        f"· solo, a score ladder: every version plays the same {season.games_per_series} deals once "
+        f"· {season.decision_ms} ms a decision, {season.bank_ms} ms bank"
+    ) in page
+    assert 'id="live"' in html
+    good, _bad = ladder_rows(season)
+    version = good.version
+    assert f'href="{reverse("bot", args=[version.bot_id])}">{version.bot.name}</a></td>' in html
+    assert f'href="{reverse("user", args=[version.bot.owner.get_username()])}">' in html
+    assert f'href="{reverse("series", args=[good.series_id])}">v{version.number}</a>' in html
+    assert 'class="badge"' not in html  # a score ladder has no provisional ratings

@@ -14,18 +14,16 @@ from django.utils.html import format_html
 from arena.bots.models import Bot, BotVersion
 from arena.ops import operations
 from arena.ops.admin.actions import apply_each, confirm_then_apply
+from arena.ops.admin.inlines import WrittenElsewhereInline
 
 
-class BotVersionInline(admin.TabularInline):
+class BotVersionInline(WrittenElsewhereInline):
+    """Versions of the bot: they come from submissions, which validate and store the archive."""
+
     model = BotVersion
     fields = ("number", "status", "status_reason", "archive_sha256", "uploaded_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Bot | None = None) -> bool:
-        return False  # versions come from submissions, which validate and store the archive
 
 
 @admin.register(Bot)
@@ -54,12 +52,7 @@ class BotVersionAdmin(admin.ModelAdmin):
     readonly_fields = (
         "bot",
         "number",
-        "archive_sha256",
-        "archive_size",
-        "archive_format",
-        "manifest",
-        "entry",
-        "games",
+        *BotVersion.ARCHIVE_FIELDS,
         "uploaded_at",
         "predecessor",
     )

@@ -10,10 +10,13 @@ from django.template.response import TemplateResponse
 
 from arena.ops import operations
 from arena.ops.admin.actions import apply_each, confirm_then_apply, operator_name
+from arena.ops.admin.inlines import WrittenElsewhereInline
 from arena.seasons.models import RECORD_FIELDS, FinalStanding, Season, SeasonEntry
 
 
-class FinalStandingInline(admin.TabularInline):
+class FinalStandingInline(WrittenElsewhereInline):
+    """The final standings: written by the finish action, from the ratings, and never changed."""
+
     model = FinalStanding
     fields = (
         "rank",
@@ -25,12 +28,7 @@ class FinalStandingInline(admin.TabularInline):
         "provisional",
     )
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     verbose_name_plural = "final standings (frozen when the season finished)"
-
-    def has_add_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
-        return False  # written by the finish action, from the ratings, and never changed
 
 
 @admin.register(Season)

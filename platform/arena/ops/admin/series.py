@@ -9,6 +9,7 @@ from django.template.response import TemplateResponse
 
 from arena.ops import operations
 from arena.ops.admin.actions import apply_each, confirm_then_apply, operator_name
+from arena.ops.admin.inlines import WrittenElsewhereInline
 from arena.series.models import GameRecord, Series, SeriesResultLog, SeriesSeat
 
 
@@ -18,15 +19,12 @@ class SeriesSeatInline(admin.TabularInline):
     extra = 0
 
 
-class GameRecordInline(admin.TabularInline):
+class GameRecordInline(WrittenElsewhereInline):
+    """The series' games: written from the result document when the series is recorded."""
+
     model = GameRecord
     fields = ("index", "winner", "reason", "moves", "forfeit")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Series | None = None) -> bool:
-        return False  # written from the result document when a series is recorded
 
 
 @admin.register(Series)

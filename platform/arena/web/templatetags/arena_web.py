@@ -23,17 +23,24 @@ def points(value: Decimal | float | None) -> str:
     return f"{number:g}"
 
 
+#: The arrow :func:`signed` puts before a change of each sign.
+ARROWS = {"+": "▲", "−": "▼", "": "→"}
+
+
+def _sign_and_size(value: float, digits: int) -> tuple[str, str]:
+    """Return the sign ("+", "−", or "" for zero) and the size of ``value`` rounded to ``digits``."""
+    rounded = round(value, digits)
+    sign = "+" if rounded > 0 else "−" if rounded < 0 else ""
+    return sign, f"{abs(rounded):.{digits}f}"
+
+
 @register.filter
 def signed(value: float | None, digits: int = 2) -> str:
     """Return a change with its sign and arrow: "▲ +1.25", "▼ −0.50", "→ 0.00"."""
     if value is None:
         return "–"
-    rounded = round(value, digits)
-    if rounded > 0:
-        return f"▲ +{rounded:.{digits}f}"
-    if rounded < 0:
-        return f"▼ −{-rounded:.{digits}f}"
-    return f"→ {0:.{digits}f}"
+    sign, size = _sign_and_size(value, digits)
+    return f"{ARROWS[sign]} {sign}{size}"
 
 
 @register.filter
@@ -41,12 +48,8 @@ def change(value: float | None, digits: int = 2) -> str:
     """Return a rating change with its sign: "+1.25", "−0.50", "0.00"; "–" when there is none."""
     if not isinstance(value, int | float):  # None, or "" from a template lookup through None
         return "–"
-    rounded = round(value, digits)
-    if rounded > 0:
-        return f"+{rounded:.{digits}f}"
-    if rounded < 0:
-        return f"−{-rounded:.{digits}f}"
-    return f"{0:.{digits}f}"
+    sign, size = _sign_and_size(value, digits)
+    return f"{sign}{size}"
 
 
 @register.filter

@@ -180,18 +180,32 @@ def leaderboard(request: HttpRequest, the_season: Season) -> HttpResponse:
         }
         for column in COLUMNS
     ]
-    return render(
+    return render_season_page(
         request,
+        the_season,
         "web/season.html",
         {
-            "season": the_season,
-            "game_title": game_titles().get(the_season.game, the_season.game),
             "page": page,
             "rows": rows,
             "headers": {header["key"]: header for header in headers},
             "sort": sort,
             "notices": [n for n in (sort_notice, page_notice) if n],
             "trend_rows": TREND_ROWS,
+        },
+    )
+
+
+def render_season_page(
+    request: HttpRequest, the_season: Season, template: str, context: dict[str, Any]
+) -> HttpResponse:
+    """Render a season page (web/_season_page.html): ``context``, the season, its game's title and its live queue."""
+    return render(
+        request,
+        template,
+        {
+            "season": the_season,
+            "game_title": game_titles().get(the_season.game, the_season.game),
+            **context,
             **{f"live_{key}": value for key, value in live_context(the_season).items()},
         },
     )
@@ -205,17 +219,15 @@ def team_leaderboards(request: HttpRequest, the_season: Season) -> HttpResponse:
         page, notice = page_of(request, team_board(the_season, role), PER_PAGE, param)
         boards.append({"role": role, "title": title, "page": page, "rows": list(page.object_list), "param": param})
         notices += [notice] if notice else []
-    return render(
+    return render_season_page(
         request,
+        the_season,
         "web/team_season.html",
         {
-            "season": the_season,
-            "game_title": game_titles().get(the_season.game, the_season.game),
             "boards": boards,
             "builtin": played_with_builtin_gm(the_season),
             "builtin_gm": builtin_gm(the_season),
             "notices": notices,
-            **{f"live_{key}": value for key, value in live_context(the_season).items()},
         },
     )
 
@@ -224,18 +236,16 @@ def score_ladder(request: HttpRequest, the_season: Season) -> HttpResponse:
     """Show a solo season: its score ladder (rank, version, mean score with its interval, title) and live queue."""
     ladder = ladder_of(the_season)
     page, page_notice = page_of(request, ladder_rows(the_season), PER_PAGE)
-    return render(
+    return render_season_page(
         request,
+        the_season,
         "web/score_ladder.html",
         {
-            "season": the_season,
-            "game_title": game_titles().get(the_season.game, the_season.game),
             "page": page,
             "rows": list(page.object_list),
             "titles": [{"threshold": threshold, "title": title} for threshold, title in ladder.titles],
             "forfeit_score": ladder.forfeit_score,
             "notices": [page_notice] if page_notice else [],
-            **{f"live_{key}": value for key, value in live_context(the_season).items()},
         },
     )
 
