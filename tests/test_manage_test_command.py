@@ -69,3 +69,18 @@ def test_the_command_runs_the_tests_of_one_file_on_one_worker(tmp_path: Path) ->
     assert "4 passed" in run.stdout
     workers = {line.split()[-1] for line in run.stdout.splitlines() if line.startswith("ran on ")}
     assert len(workers) == 1, run.stdout
+
+
+def test_the_files_marked_slow_are_collected_first_each_file_in_its_order() -> None:
+    from tests.conftest import pytest_collection_modifyitems
+
+    class Item:
+        def __init__(self, name: str, slow: bool) -> None:
+            self.name, self.slow = name, slow
+
+        def get_closest_marker(self, marker: str) -> object | None:
+            return object() if self.slow and marker == "slow" else None
+
+    items = [Item("a.1", False), Item("long.1", True), Item("a.2", False), Item("long.2", True), Item("b.1", False)]
+    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    assert [item.name for item in items] == ["long.1", "long.2", "a.1", "a.2", "b.1"]

@@ -17,7 +17,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.benchmarks.chaos import FAULTS
+
+#: Long: run first, so the suite's workers overlap it with the rest (tests/conftest.py).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 #: "Back to full throughput within 2 minutes of any single fault": here, the next series recorded.

@@ -25,6 +25,9 @@ from tests.workers.test_match_worker import spec_for
 from workers.celery_app import configure
 from workers.delivery import DRAIN_TASK, RESULTS_STREAM
 
+#: Long: run first, so the suite's workers overlap it with the rest (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 SLOW_BOT = REPO / "tests" / "workers" / "hostile" / "polite_slow"  # 40 ms a move
 

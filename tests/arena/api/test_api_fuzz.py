@@ -30,6 +30,9 @@ from schemathesis.specs.openapi.checks import (
 from arena.api.models import ApiToken
 from arena.api.tokens import issue_token, key_digest
 
+#: Long: run first, so the suite's workers overlap it with the rest (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 EXAMPLES_PER_OPERATION = 20
 SEED = 20260101

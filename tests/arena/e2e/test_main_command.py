@@ -33,6 +33,9 @@ from tests.arena.e2e.conftest import REPO
 from tests.arena.e2e.test_upload_to_leaderboard import sign_up, upload, version_status
 from tests.arena.services import free_port
 
+#: Long: run first, so the suite's workers overlap it with the rest (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
 STARTER = REPO / "bots" / "starter" / "watch-python"
 #: The demo's own rounds and validations before it serves, on a slow shared machine.
 START_TIMEOUT_S = 240

@@ -24,7 +24,7 @@ from arena.seasons.models import Season
 from arena.series.models import Series, SeriesState
 
 # Each test only reads the first run's database, inside a transaction rolled back at its end.
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
