@@ -12,21 +12,12 @@ import ast
 import re
 from pathlib import Path
 
+from tests.sources import docstrings
+
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ROOT / "engines"
 #: A string that names the bots package: ``"bots"`` itself (a path part), or a module or path inside it.
 NAMES_BOTS = re.compile(r"(^|[/\\])bots($|[./\\])")
-
-
-def docstrings(tree: ast.Module) -> set[int]:
-    """Return the ids of the docstring nodes of a module, its classes and its functions."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                found.add(id(first.value))
-    return found
 
 
 def offences_in(source: str, where: str) -> list[str]:

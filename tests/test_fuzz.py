@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.fuzz import main
-from tests.toygame.tictactoe import DECLARATION, TicTacToeState
+from tests.toygame.broken import break_clones_after_a_centre_opening
+from tests.toygame.tictactoe import DECLARATION
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = DECLARATION.name
@@ -56,17 +56,7 @@ def test_it_starts_from_the_first_seed_it_is_given(toy: None, capsys: pytest.Cap
 def test_it_names_the_failing_game_and_seed_with_a_reproduction(
     toy: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A clone that shares its cells with its original, in games that open in the centre only.
-    clone = TicTacToeState.clone
-
-    def broken_clone(state: TicTacToeState) -> TicTacToeState:
-        copy = clone(state)
-        if state.moves[:1] == [4]:
-            copy.cells = state.cells
-        return copy
-
-    monkeypatch.setattr(TicTacToeState, "clone", broken_clone)
-    first_centre = next(seed for seed in range(100) if random.Random(seed).choice(range(9)) == 4)
+    first_centre = break_clones_after_a_centre_opening(monkeypatch)
     assert first_centre > 0
 
     assert main(["--game", NAME, "--budget-s", "5"]) == 1

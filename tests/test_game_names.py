@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import engines
+from tests.sources import docstrings
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("platform", "workers", "bots", "engines", "manage.py")
@@ -122,23 +123,12 @@ def import_offences(paths: Iterable[Path]) -> list[str]:
     return offences
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    """Return the ids of the docstring nodes of a module, its classes and its functions."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                found.add(id(first.value))
-    return found
-
-
 def _python_words(path: Path) -> Iterable[tuple[int, str]]:
     """Yield (line, text) of every string but docstrings and every identifier of a Python file."""
     tree = ast.parse(path.read_text(), str(path))
-    docstrings = _docstrings(tree)
+    prose = docstrings(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
             yield node.lineno, node.value
         elif isinstance(node, ast.Name):
             yield node.lineno, node.id

@@ -11,7 +11,6 @@ budget), plays the same checked games on seed after seed.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ import pytest
 import engines
 from engines import State
 from engines.conformance import check_game
+from tests.toygame.broken import break_clones_after_a_centre_opening
 from tests.toygame.tictactoe import TicTacToeGame, TicTacToeState
 
 SEEDS = range(20)
@@ -122,17 +122,7 @@ def test_the_table_covers_every_game_at_every_player_count() -> None:
 
 
 def test_it_names_the_game_the_seed_and_the_check_a_broken_clone_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A clone that shares its cells with its original, in games that open in the centre only.
-    clone = TicTacToeState.clone
-
-    def broken_clone(state: TicTacToeState) -> TicTacToeState:
-        copy = clone(state)
-        if state.moves[:1] == [4]:
-            copy.cells = state.cells
-        return copy
-
-    monkeypatch.setattr(TicTacToeState, "clone", broken_clone)
-    first_centre = next(seed for seed in range(100) if random.Random(seed).choice(range(9)) == 4)
+    first_centre = break_clones_after_a_centre_opening(monkeypatch)
     check_game(TicTacToeGame(), range(first_centre), contract_only=True)
     with pytest.raises(AssertionError, match=f"^tictactoe seed {first_centre}: applying an action to a clone changed"):
         check_game(TicTacToeGame(), range(first_centre + 1), contract_only=True)
